@@ -1,0 +1,67 @@
+// The contract between the Markdown renderer and its callers (sending, editing, stream
+// descriptions, profile fields). The renderer is synchronous and pure: callers preload what a
+// message refers to (see `collectReferences`) and pass it in through `MarkdownContext`.
+
+export interface MentionableUser {
+  id: number;
+  fullName: string;
+  email: string;
+  isActive: boolean;
+}
+
+export interface MentionableGroup {
+  id: number;
+  name: string;
+}
+
+export interface LinkableStream {
+  id: number;
+  name: string;
+}
+
+export interface RealmEmoji {
+  id: string; // the custom emoji's ID, as a string
+  name: string;
+  sourceUrl: string;
+  deactivated: boolean;
+}
+
+export interface Linkifier {
+  id: number;
+  pattern: string;
+  urlTemplate: string; // RFC 6570 level-1 template, e.g. "https://tracker.example/{id}"
+}
+
+export interface MarkdownContext {
+  realmUrl: string; // e.g. "http://localhost:9991"
+  // Lookups over data the caller preloaded; return undefined when not found.
+  userByName(fullName: string): MentionableUser | undefined; // case-insensitive
+  userById(id: number): MentionableUser | undefined;
+  groupByName(name: string): MentionableGroup | undefined;
+  streamByName(name: string): LinkableStream | undefined;
+  streamById(id: number): LinkableStream | undefined;
+  realmEmoji(name: string): RealmEmoji | undefined;
+  linkifiers: readonly Linkifier[];
+}
+
+export type WildcardMention = 'stream' | 'topic' | null;
+
+export interface RenderResult {
+  html: string;
+  mentionedUserIds: number[]; // direct, non-silent @**user** mentions
+  mentionedGroupIds: number[]; // non-silent @*group* mentions (the caller expands members)
+  wildcard: WildcardMention; // 'stream' for @**all**/@**everyone**/@**channel**/@**stream**, 'topic' for @**topic**
+  isMeMessage: boolean;
+  links: string[]; // URLs of links in the output (has:link)
+  uploadPaths: string[]; // "/user_uploads/..." paths linked (attachments)
+  hasImage: boolean; // an inline image preview was produced (has:image)
+}
+
+export interface References {
+  userNames: string[];
+  userIds: number[];
+  groupNames: string[];
+  streamNames: string[];
+  streamIds: number[];
+  emojiNames: string[];
+}
