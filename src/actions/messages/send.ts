@@ -1,0 +1,145 @@
+// Sending a message to a stream topic or to a set of users.
+import type { AppContext } from '../../context.ts';
+import type { Realm, Stream, User } from '../../db/schema.ts';
+import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../db/queries/messages.ts';
+import { dmRecipient } from '../../db/queries/recipients.ts';
+import { subscriberIds, subscription } from '../../db/queries/streams.ts';
+import { usersByIds } from '../../db/queries/users.ts';
+import { canPostToStream, canSeeStream } from '../../lib/access.ts';
+import { ApiError, badRequest } from '../../lib/errors.ts';
+import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
+import { LIMITS } from '../../lib/limits.ts';
+import { loadMessageRelations } from '../../lib/messages.ts';
+import { renderMessageContent } from '../../lib/message-render.ts';
+import { realmSettings, realmUrl } from '../../lib/realm.ts';
+import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
+import { presentMessage } from '../../presenters/message.ts';
+import { runAction } from '../action.ts';
+
+export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
+
+export interface SendInput {
+  addressee: Addressee;
+  content: string;
+  client?: string;
+  /** For the sender's own event: lets that client match the message to its local echo. */
+  senderQueueId?: string | undefined;
+  localId?: string | undefined;
+  readBySender?: boolean | undefined;
+  /** Send time, for scheduled messages delivered late; defaults to now. */
+  sentAt?: number;
+}
+
+export function checkContent(content: string): string {
+  const c = content.replace(/\s+$/, '');
+  if (c.trim().length === 0) throw badRequest('Message must not be empty');
+  if (c.length > LIMITS.maxMessageLength) throw badRequest(`Message too long (limit: ${LIMITS.maxMessageLength} characters)`);
+  if (c.includes('\u0000')) throw badRequest('Message must not contain null bytes');
+  return c;
+}
+
+export function checkStreamTopic(realm: Realm, topic: string | undefined): string {
+  const t = checkTopic(topic ?? '');
+  if (t === '') {
+    if (realmSettings(realm).mandatory_topics) throw badRequest('Topics are required in this organization');
+    return '(no topic)';
+  }
+  return t;
+}
+
+/** Whether the sender may post to this stream; throws the reference's error if not. */
+export async function checkCanPost(app: AppContext, sender: User, realm: Realm, stream: Stream, now: number): Promise<void> {
+  const sub = await subscription(app.db.kysely, sender.id, stream.id);
+  // Private streams take messages from their subscribers only.
+  if (!canSeeStream(sender, stream, sub) || (stream.invite_only && !sub?.active)) {
+    throw new ApiError(`Not authorized to send to stream '${stream.name}'`, 'BAD_REQUEST');
+  }
+  if (!canPostToStream(sender, stream, now, realmSettings(realm).waiting_period_threshold)) {
+    throw badRequest('You do not have permission to post in this stream.');
+  }
+}
+
+export async function checkSendMessage(app: AppContext, sender: User, realm: Realm, input: SendInput): Promise<number> {
+  const content = checkContent(input.content);
+  if (hasBadCharacters(content.replace(/\r/g, ''))) throw badRequest('Message contains invalid characters');
+  const now = input.sentAt ?? Math.floor(Date.now() / 1000);
+  const a = input.addressee;
+  if (a.type === 'stream') await checkCanPost(app, sender, realm, a.stream, now);
+  else if (a.users.some((u) => !u.is_active)) {
+    const gone = a.users.find((u) => !u.is_active)!;
+    throw badRequest(`'${gone.email}' is no longer using Parley.`);
+  }
+  const rendered = renderMessageContent(content);
+  const url = realmUrl(app.config, realm);
+
+  return runAction(app, async (scope) => {
+    let recipientId: number;
+    let receivers: number[];
+    if (a.type === 'stream') {
+      recipientId = a.stream.recipient_id!;
+      receivers = (await subscriberIds(scope.tx, [a.stream.id])).get(a.stream.id) ?? [];
+    } else {
+      const ids = [...new Set([sender.id, ...a.users.map((u) => u.id)])];
+      recipientId = (await dmRecipient(scope.tx, realm.id, ids)).id;
+      receivers = ids;
+    }
+    const id = await insertMessage(scope.tx, {
+      realm_id: realm.id,
+      sender_id: sender.id,
+      recipient_id: recipientId,
+      stream_id: a.type === 'stream' ? a.stream.id : null,
+      topic: a.type === 'stream' ? a.topic : '',
+      content,
+      rendered_content: rendered.html,
+      rendered_content_version: 1,
+      date_sent: now,
+      last_edit_time: null,
+      edit_history: null,
+      client: input.client ?? 'API',
+      is_me_message: rendered.isMeMessage ? 1 : 0,
+      has_link: rendered.links.length > 0 ? 1 : 0,
+      has_attachment: rendered.uploadPaths.length > 0 ? 1 : 0,
+      has_image: rendered.hasImage ? 1 : 0,
+    });
+    if (a.type === 'stream') await setStreamFirstMessage(scope.tx, a.stream.id, id);
+
+    const mentioned = new Set(rendered.mentionedUserIds);
+    const flagsByUser = new Map<number, number>();
+    for (const userId of new Set([...receivers, sender.id])) {
+      let flags = 0;
+      if (userId === sender.id && input.readBySender !== false) flags |= FLAG_BITS.read;
+      if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+      if (rendered.wildcard === 'stream') flags |= FLAG_BITS.stream_wildcard_mentioned;
+      if (rendered.wildcard === 'topic') flags |= FLAG_BITS.topic_wildcard_mentioned;
+      flagsByUser.set(userId, flags);
+    }
+    await insertUserMessages(scope.tx, id, flagsByUser);
+
+    // One event per distinct set of flags: the message is the same, the flags are the receiver's.
+    const message = (await scope.tx.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    const rel = (await loadMessageRelations(scope.tx, realm, url, [message])).get(id)!;
+    const json = presentMessage(message, rel, { applyMarkdown: true, clientExternalAvatar: false });
+    const byFlags = new Map<number, number[]>();
+    for (const [userId, flags] of flagsByUser) {
+      const list = byFlags.get(flags) ?? [];
+      list.push(userId);
+      byFlags.set(flags, list);
+    }
+    const activeReceivers = new Set((await usersByIds(scope.tx, realm.id, [...flagsByUser.keys()])).filter((u) => u.is_active).map((u) => u.id));
+    for (const [flags, userIds] of byFlags) {
+      scope.emit(
+        {
+          type: 'message',
+          message: json,
+          flags: flagNames(flags),
+          raw_content: content,
+          sender_queue_id: input.senderQueueId,
+          local_message_id: input.localId,
+        },
+        userIds.filter((u) => activeReceivers.has(u)),
+      );
+    }
+    return id;
+  });
+}
+

@@ -1,0 +1,141 @@
+// Creating, changing, deactivating and reactivating users.
+import type { AppContext } from '../context.ts';
+import type { Tx } from '../db/database.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
+import { isAdmin, isOwner, requireAdmin } from '../lib/access.ts';
+import { newApiKey, hashPassword } from '../lib/apikey.ts';
+import { ApiError, badRequest } from '../lib/errors.ts';
+import { ROLE, ROLES } from '../lib/limits.ts';
+import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
+import { presentUser } from '../presenters/user.ts';
+import { realmUrl } from '../lib/realm.ts';
+import { runAction, type ActionScope } from './action.ts';
+import { newSubscriptionRow } from './realms.ts';
+
+export interface NewUserInput {
+  realmId: number;
+  email: string;
+  fullName: string;
+  password: string | null;
+  role: number;
+  canCreateUsers?: boolean;
+  isBot?: boolean;
+  botType?: number | null;
+  botOwnerId?: number | null;
+}
+
+/** Inserts the user and subscribes them to the realm's default streams. */
+export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Promise<{ id: number; apiKey: string }> {
+  const apiKey = newApiKey();
+  const id = await insertUser(tx, {
+    realm_id: input.realmId,
+    email: input.email,
+    delivery_email: input.email,
+    full_name: input.fullName,
+    role: input.role,
+    is_active: 1,
+    is_bot: input.isBot ? 1 : 0,
+    bot_type: input.botType ?? null,
+    bot_owner_id: input.botOwnerId ?? null,
+    is_billing_admin: 0,
+    can_create_users: input.canCreateUsers ? 1 : 0,
+    api_key: apiKey,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    date_joined: now,
+    timezone: '',
+    avatar_source: 'G',
+    avatar_version: 1,
+    settings: '{}',
+  });
+  const defaults = await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).execute();
+  let i = 0;
+  for (const { stream_id } of defaults) {
+    await tx.insertInto('subscriptions').values(newSubscriptionRow(id, stream_id, i++)).execute();
+  }
+  return { id, apiKey };
+}
+
+async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
+  const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
+  scope.emit({ type: 'realm_user', op: 'add', person: { ...person, profile_data: {} } }, await activeUserIdsInRealm(scope.tx, realm.id));
+}
+
+export async function checkCreateUserByAdmin(
+  app: AppContext,
+  caller: User,
+  realm: Realm,
+  input: { email: string; password: string; fullName: string },
+): Promise<number> {
+  requireAdmin(caller);
+  if (!caller.can_create_users) throw badRequest('User not authorized for this query');
+  const email = checkEmail(input.email);
+  const fullName = checkFullName(input.fullName);
+  checkPasswordStrength(input.password);
+  return runAction(app, async (scope) => {
+    if (await userByEmail(scope.tx, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
+    const { id } = await doCreateUser(scope.tx, scope.now, { realmId: realm.id, email, fullName, password: input.password, role: ROLE.MEMBER });
+    await emitUserAdded(app, scope, realm, id);
+    return id;
+  });
+}
+
+export interface UserChanges {
+  fullName?: string;
+  role?: number;
+}
+
+export async function checkUpdateUser(app: AppContext, caller: User, target: User, changes: UserChanges): Promise<void> {
+  requireAdmin(caller);
+  const fullName = changes.fullName === undefined ? undefined : checkFullName(changes.fullName);
+  const role = changes.role;
+  if (role !== undefined) {
+    if (!ROLES.includes(role)) throw badRequest('Invalid role');
+    if ((role === ROLE.OWNER || target.role === ROLE.OWNER) && role !== target.role && !isOwner(caller)) {
+      throw badRequest('Must be an organization owner');
+    }
+    if (target.is_bot && role === ROLE.OWNER) throw badRequest('Bots cannot be organization owners');
+  }
+  await runAction(app, async (scope) => {
+    if (role !== undefined && role !== target.role) {
+      if (target.role === ROLE.OWNER && (await countActiveOwners(scope.tx, target.realm_id)) <= 1) {
+        throw badRequest('The owner permission cannot be removed from the only organization owner.');
+      }
+      await updateUser(scope.tx, target.id, { role, can_create_users: role <= ROLE.ADMINISTRATOR ? target.can_create_users : 0 });
+      scope.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role } }, await activeUserIdsInRealm(scope.tx, target.realm_id));
+    }
+    if (fullName !== undefined && fullName !== target.full_name) {
+      await updateUser(scope.tx, target.id, { full_name: fullName });
+      scope.emit(
+        { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } },
+        await activeUserIdsInRealm(scope.tx, target.realm_id),
+      );
+    }
+  });
+}
+
+export async function checkDeactivateUser(app: AppContext, caller: User, target: User): Promise<void> {
+  if (caller.id !== target.id) requireAdmin(caller);
+  if (target.role === ROLE.OWNER && !isOwner(caller) && caller.id !== target.id) throw badRequest('Must be an organization owner');
+  await runAction(app, async (scope) => {
+    if (target.role === ROLE.OWNER && !target.is_bot && (await countActiveOwners(scope.tx, target.realm_id)) <= 1) {
+      throw new ApiError('Cannot deactivate the only organization owner', 'BAD_REQUEST');
+    }
+    const recipients = await activeUserIdsInRealm(scope.tx, target.realm_id);
+    await updateUser(scope.tx, target.id, { is_active: 0 });
+    // The deactivated user's own clients hear of it too, so they can log out.
+    scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);
+  });
+}
+
+export async function checkReactivateUser(app: AppContext, caller: User, realm: Realm, target: User): Promise<void> {
+  requireAdmin(caller);
+  if (target.is_active) throw badRequest('User is already active');
+  await runAction(app, async (scope) => {
+    await updateUser(scope.tx, target.id, { is_active: 1 });
+    await emitUserAdded(app, scope, realm, target.id);
+  });
+}
+
+export const canSeeDeliveryEmail = (viewer: User): boolean => isAdmin(viewer);

@@ -1,0 +1,58 @@
+// Builds the server: the database, the event hub, fastify with its plugins, and the route table.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/database.ts';
+import { RecordingHub, type EventHub } from './events/hub.ts';
+import { installErrorHandlers } from './http/errors.ts';
+import { registerRoutes } from './http/route.ts';
+import { createLogger, type Logger } from './log.ts';
+import { routes } from './routes/index.ts';
+
+export interface Server {
+  app: AppContext;
+  fastify: FastifyInstance;
+  /** Starts listening; resolves to the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: Config, opts: { log?: Logger; events?: EventHub } = {}): Promise<Server> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const db = await openDatabase(config);
+  const app: AppContext = {
+    config,
+    db,
+    log,
+    events: opts.events ?? new RecordingHub(),
+    startedAt: Math.floor(Date.now() / 1000),
+  };
+  const fastify = Fastify({
+    // Request logs only for warnings and errors: a chat server's traffic is mostly long-polls.
+    loggerInstance: log.child({ component: 'http' }, { level: 'warn' }) as FastifyBaseLogger,
+    bodyLimit: 16 * 1024 * 1024,
+    // Long-polls hold requests open for about a minute; let them.
+    requestTimeout: 0,
+    keepAliveTimeout: 65_000,
+  });
+  await fastify.register(formbody);
+  await fastify.register(multipart, {
+    limits: { fileSize: config.maxFileUploadSizeMib * 1024 * 1024, files: 1, fields: 1000, fieldSize: 16 * 1024 * 1024 },
+  });
+  installErrorHandlers(fastify, log);
+  registerRoutes(fastify, app, routes);
+
+  return {
+    app,
+    fastify,
+    async listen() {
+      return fastify.listen({ host: config.host, port: config.port });
+    },
+    async close() {
+      await fastify.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// parley serve | create-realm
+import { randomBytes } from 'node:crypto';
+import { createServer } from './app.ts';
+import { ConfigError, loadConfig, parseFlags, type Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { countRealms } from './db/queries/realms.ts';
+import { checkCreateRealm } from './actions/realms.ts';
+import { RecordingHub } from './events/hub.ts';
+import { ApiError } from './lib/errors.ts';
+import { realmUrl } from './lib/realm.ts';
+import { createLogger } from './log.ts';
+import type { AppContext } from './context.ts';
+
+const USAGE = `Usage:
+  parley serve [--host H] [--port P] [--data-dir D] [--create-first-realm]
+  parley create-realm --name N [--subdomain S] --owner-email E --owner-name N
+                      [--owner-password P] [--data-dir D] [--json]
+
+Environment: HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, EXTERNAL_HOST, LOG_LEVEL (see .env.example).`;
+
+async function serve(config: Config, flags: Record<string, string>): Promise<void> {
+  const server = await createServer(config);
+  if (flags['create-first-realm'] === 'true' && (await countRealms(server.app.db.kysely)) === 0) {
+    await createFirstRealm(server.app);
+  }
+  const url = await server.listen();
+  server.app.log.info({ url }, 'Parley is serving');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function createFirstRealm(app: AppContext): Promise<void> {
+  const password = randomBytes(9).toString('base64url');
+  const email = 'owner@example.com';
+  const r = await checkCreateRealm(app, { name: 'Parley', subdomain: '', ownerEmail: email, ownerName: 'Owner', ownerPassword: password });
+  const url = realmUrl(app.config, { subdomain: '' });
+  process.stdout.write(
+    [
+      '',
+      'Created a first organization on this empty database:',
+      `  URL:       ${url}`,
+      `  login:     ${email}`,
+      `  password:  ${password}`,
+      `  API key:   ${r.apiKey}`,
+      `Try: curl -u ${email}:${r.apiKey} ${url}/api/v1/users/me`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+async function createRealm(config: Config, flags: Record<string, string>): Promise<void> {
+  const need = (name: string): string => {
+    const v = flags[name];
+    if (v === undefined || v === 'true') throw new ConfigError(`--${name} is required`);
+    return v;
+  };
+  const input = {
+    name: need('name'),
+    subdomain: flags.subdomain ?? '',
+    ownerEmail: need('owner-email'),
+    ownerName: need('owner-name'),
+    ownerPassword: flags['owner-password'] ?? null,
+  };
+  const log = createLogger('silent');
+  const db = await openDatabase(config);
+  try {
+    const app: AppContext = { config, db, log, events: new RecordingHub(), startedAt: Math.floor(Date.now() / 1000) };
+    const r = await checkCreateRealm(app, input);
+    const url = realmUrl(config, { subdomain: input.subdomain.trim().toLowerCase() });
+    const user = await db.kysely.selectFrom('users').select('email').where('id', '=', r.userId).executeTakeFirstOrThrow();
+    if (flags.json === 'true') {
+      process.stdout.write(JSON.stringify({ realm_id: r.realmId, realm_url: url, user_id: r.userId, email: user.email, api_key: r.apiKey }) + '\n');
+    } else {
+      process.stdout.write(`Created organization ${input.name} at ${url}\nOwner: ${user.email} (user ${r.userId})\nAPI key: ${r.apiKey}\n`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { flags, positionals } = parseFlags(argv);
+  const command = positionals[0];
+  if (!command || flags.help === 'true' || command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const config = loadConfig(flags);
+  switch (command) {
+    case 'serve':
+      return serve(config, flags);
+    case 'create-realm':
+      return createRealm(config, flags);
+    default:
+      throw new ConfigError(`Unknown command '${command}'.\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof ApiError) {
+    process.stderr.write(`parley: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`parley: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

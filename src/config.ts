@@ -1,0 +1,109 @@
+// Configuration from command-line flags and the environment, validated once at start.
+import path from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** postgres://... to run on PostgreSQL; unset means SQLite in `dataDir`. */
+  databaseUrl: string | null;
+  /** redis://... to share events between several processes; unset means one process. */
+  redisUrl: string | null;
+  /** Public host (and port) realms are served on; subdomain realms live under it. */
+  externalHost: string;
+  /** Scheme of the public URL realms are served on. */
+  externalScheme: 'http' | 'https';
+  logLevel: string;
+  /** Seconds an idle event queue lives before it is collected. */
+  eventQueueTimeoutSeconds: number;
+  /** Seconds a long-poll waits before answering with a heartbeat. */
+  heartbeatSeconds: number;
+  maxFileUploadSizeMib: number;
+  uploadsDir: string;
+}
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+const FLAG_TO_ENV: Record<string, string> = {
+  host: 'HOST',
+  port: 'PORT',
+  'data-dir': 'DATA_DIR',
+  'database-url': 'DATABASE_URL',
+  'redis-url': 'REDIS_URL',
+  'external-host': 'EXTERNAL_HOST',
+  'log-level': 'LOG_LEVEL',
+};
+
+/** Splits `--name value` / `--name=value` / `--flag` into a map and the remaining positionals. */
+export function parseFlags(argv: string[]): { flags: Record<string, string>; positionals: string[] } {
+  const flags: Record<string, string> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags[arg.slice(2, eq)] = arg.slice(eq + 1);
+    } else {
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith('--')) {
+        flags[arg.slice(2)] = next;
+        i++;
+      } else {
+        flags[arg.slice(2)] = 'true';
+      }
+    }
+  }
+  return { flags, positionals };
+}
+
+function intSetting(value: string, name: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be a whole number, not "${value}"`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+/** Flags win over the environment; the environment wins over defaults. */
+export function loadConfig(flags: Record<string, string> = {}, env: Source = process.env): Config {
+  const get = (flag: string): string | undefined => {
+    const fromFlag = flags[flag];
+    if (fromFlag !== undefined) return fromFlag;
+    const envName = FLAG_TO_ENV[flag];
+    const fromEnv = envName ? env[envName] : undefined;
+    return fromEnv === '' ? undefined : fromEnv;
+  };
+  const host = get('host') ?? '127.0.0.1';
+  const port = intSetting(get('port') ?? '9991', 'port', 0, 65535);
+  const dataDir = path.resolve(get('data-dir') ?? './data');
+  const databaseUrl = get('database-url') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = get('redis-url') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  }
+  const defaultExternal = `${host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  const scheme = env.EXTERNAL_SCHEME ?? 'http';
+  if (scheme !== 'http' && scheme !== 'https') throw new ConfigError('EXTERNAL_SCHEME must be http or https');
+  return {
+    host,
+    port,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    externalHost: (get('external-host') ?? defaultExternal).toLowerCase(),
+    externalScheme: scheme,
+    logLevel: get('log-level') ?? 'info',
+    eventQueueTimeoutSeconds: intSetting(env.EVENT_QUEUE_TIMEOUT_SECONDS ?? '600', 'EVENT_QUEUE_TIMEOUT_SECONDS', 1, 86400),
+    heartbeatSeconds: intSetting(env.HEARTBEAT_SECONDS ?? '50', 'HEARTBEAT_SECONDS', 1, 600),
+    maxFileUploadSizeMib: intSetting(env.MAX_FILE_UPLOAD_SIZE_MIB ?? '25', 'MAX_FILE_UPLOAD_SIZE_MIB', 1, 10240),
+    uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
+  };
+}

@@ -1,0 +1,14 @@
+// What every part of the running server shares: configuration, database, logger, event hub.
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { EventHub } from './events/hub.ts';
+import type { Logger } from './log.ts';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  events: EventHub;
+  /** Seconds since the epoch when this process started (`server_generation`). */
+  startedAt: number;
+}

@@ -1,0 +1,5 @@
+// Every migration, in order. A migration's name never changes once it has landed.
+import type { Migration } from './util.ts';
+import { migration as core } from './0001_core.ts';
+
+export const migrations: Migration[] = [core];

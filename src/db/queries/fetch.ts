@@ -1,0 +1,140 @@
+// The message-fetch query: which messages a user may see, narrowed, around an anchor.
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import type { Conn, Tx } from '../database.ts';
+import type { Database, Message } from '../schema.ts';
+import type { Term } from '../../lib/narrow.ts';
+import { FLAG_BITS } from '../../lib/flags.ts';
+
+type Q = Conn | Tx;
+
+/**
+ * `history`: the messages the user received (user_messages rows).
+ * `streams`: every message of these streams (readable, with history public to subscribers);
+ * the user's row, when there is one, supplies the flags.
+ */
+export type FetchSource = { kind: 'history'; userId: number } | { kind: 'streams'; userId: number; streamIds: number[] };
+
+type EB = ExpressionBuilder<Database & { m: Database['messages']; um: Database['user_messages'] }, 'm' | 'um'>;
+
+const flagsExpr = (source: FetchSource) => (source.kind === 'history' ? sql<number>`um.flags` : sql<number>`coalesce(um.flags, ${FLAG_BITS.read | FLAG_BITS.historical})`);
+
+function termCondition(eb: EB, term: Term, source: FetchSource): Expression<SqlBool> {
+  const flags = flagsExpr(source);
+  const none = sql<SqlBool>`1 = 0`;
+  switch (term.kind) {
+    case 'stream':
+      return term.streamId === null ? none : eb('m.stream_id', '=', term.streamId);
+    case 'streams-public':
+      return source.kind === 'streams' ? eb('m.stream_id', 'in', source.streamIds.length ? source.streamIds : [-1]) : none;
+    case 'topic':
+      return eb.and([eb('m.stream_id', 'is not', null), eb(sql`lower(m.topic)`, '=', term.topic.toLowerCase())]);
+    case 'sender':
+      return term.userId === null ? none : eb('m.sender_id', '=', term.userId);
+    case 'dm':
+      return term.recipientId === null ? none : eb('m.recipient_id', '=', term.recipientId);
+    case 'dm-including':
+      if (term.userId === null) return none;
+      return eb.and([
+        eb('m.stream_id', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('user_messages as inc')
+            .select('inc.message_id')
+            .whereRef('inc.message_id', '=', 'm.id')
+            .where('inc.user_id', '=', term.userId),
+        ),
+      ]);
+    case 'is':
+      switch (term.what) {
+        case 'dm':
+          return eb('m.stream_id', 'is', null);
+        case 'starred':
+          return sql<SqlBool>`(${flags} & ${FLAG_BITS.starred}) <> 0`;
+        case 'unread':
+          return sql<SqlBool>`(${flags} & ${FLAG_BITS.read}) = 0`;
+        case 'mentioned':
+          return sql<SqlBool>`(${flags} & ${FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned}) <> 0`;
+        case 'alerted':
+          return sql<SqlBool>`(${flags} & ${FLAG_BITS.has_alert_word}) <> 0`;
+        case 'resolved':
+          return eb('m.topic', 'like', '\u2714 %');
+        case 'followed':
+          return none;
+      }
+      return none;
+    case 'has':
+      switch (term.what) {
+        case 'link':
+          return eb('m.has_link', '=', 1);
+        case 'attachment':
+          return eb('m.has_attachment', '=', 1);
+        case 'image':
+          return eb('m.has_image', '=', 1);
+        case 'reaction':
+          return none;
+      }
+      return none;
+    case 'id':
+      return eb('m.id', '=', term.id);
+    case 'search':
+      return none;
+  }
+}
+
+function baseQuery(db: Q, source: FetchSource, terms: Term[]) {
+  const q =
+    source.kind === 'history'
+      ? db.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id').where('um.user_id', '=', source.userId)
+      : db
+          .selectFrom('messages as m')
+          .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', source.userId))
+          .where('m.stream_id', 'in', source.streamIds.length ? source.streamIds : [-1]);
+  return q.where((eb) => {
+    const conds = terms.map((t) => {
+      const c = termCondition(eb as unknown as EB, t, source);
+      return t.negated ? eb.not(c) : c;
+    });
+    return conds.length ? eb.and(conds) : sql<SqlBool>`1 = 1`;
+  });
+}
+
+export interface FetchedRow {
+  message: Message;
+  flags: number;
+}
+
+async function run(
+  db: Q,
+  source: FetchSource,
+  terms: Term[],
+  where: (q: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
+  order: 'asc' | 'desc',
+  limit: number,
+): Promise<FetchedRow[]> {
+  if (limit <= 0) return [];
+  const rows = await where(baseQuery(db, source, terms))
+    .selectAll('m')
+    .select(flagsExpr(source).as('user_flags'))
+    .orderBy('m.id', order)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => {
+    const { user_flags, ...message } = r as unknown as Message & { user_flags: number };
+    return { message: message as Message, flags: Number(user_flags) };
+  });
+}
+
+export const fetchBefore = (db: Q, source: FetchSource, terms: Term[], anchor: number, limit: number) =>
+  run(db, source, terms, (q) => q.where('m.id', '<', anchor), 'desc', limit);
+
+export const fetchAfter = (db: Q, source: FetchSource, terms: Term[], anchor: number, limit: number) =>
+  run(db, source, terms, (q) => q.where('m.id', '>', anchor), 'asc', limit);
+
+export const fetchAt = (db: Q, source: FetchSource, terms: Term[], anchor: number) =>
+  run(db, source, terms, (q) => q.where('m.id', '=', anchor), 'asc', 1);
+
+/** The oldest unread message matching the narrow, if any. */
+export async function firstUnread(db: Q, source: FetchSource, terms: Term[]): Promise<number | null> {
+  const rows = await run(db, source, [...terms, { kind: 'is', what: 'unread', negated: false }], (q) => q, 'asc', 1);
+  return rows[0]?.message.id ?? null;
+}

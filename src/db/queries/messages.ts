@@ -1,0 +1,44 @@
+import type { Conn, Tx } from '../database.ts';
+import type { Message } from '../schema.ts';
+
+type Q = Conn | Tx;
+
+export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promise<number> {
+  const row = await tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser: Map<number, number>): Promise<void> {
+  const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
+  // Stay well under SQLite's limit on bound parameters per statement.
+  for (let i = 0; i < rows.length; i += 500) {
+    await tx.insertInto('user_messages').values(rows.slice(i, i + 500)).execute();
+  }
+}
+
+export async function messageById(db: Q, realmId: number, id: number): Promise<Message | undefined> {
+  return db.selectFrom('messages').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function userMessageFlags(db: Q, userId: number, messageIds: readonly number[]): Promise<Map<number, number>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_messages')
+    .select(['message_id', 'flags'])
+    .where('user_id', '=', userId)
+    .where('message_id', 'in', [...messageIds])
+    .execute();
+  return new Map(rows.map((r) => [r.message_id, r.flags]));
+}
+
+export async function setStreamFirstMessage(tx: Tx, streamId: number, messageId: number): Promise<void> {
+  await tx.updateTable('streams').set({ first_message_id: messageId }).where('id', '=', streamId).where('first_message_id', 'is', null).execute();
+}
+
+export interface ReactionRow {
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}

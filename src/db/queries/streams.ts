@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Conn, Tx } from '../database.ts';
+import type { Stream, Subscription } from '../schema.ts';
+
+type Q = Conn | Tx;
+
+export async function streamById(db: Q, realmId: number, id: number): Promise<Stream | undefined> {
+  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', '=', id).where('deactivated', '=', 0).executeTakeFirst();
+}
+
+/** Case-insensitive, as stream names are unique regardless of case. */
+export async function streamByName(db: Q, realmId: number, name: string): Promise<Stream | undefined> {
+  return db
+    .selectFrom('streams')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where(sql`lower(name)`, '=', name.toLowerCase())
+    .where('deactivated', '=', 0)
+    .executeTakeFirst();
+}
+
+export async function streamsInRealm(db: Q, realmId: number): Promise<Stream[]> {
+  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 0).orderBy('id').execute();
+}
+
+export async function streamsByIds(db: Q, realmId: number, ids: readonly number[]): Promise<Stream[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).execute();
+}
+
+export async function insertStream(tx: Tx, values: Omit<Stream, 'id' | 'recipient_id' | 'first_message_id'>): Promise<Stream> {
+  const { id } = await tx.insertInto('streams').values(values).returning('id').executeTakeFirstOrThrow();
+  const recipient = await tx
+    .insertInto('recipients')
+    .values({ realm_id: values.realm_id, type: 2, stream_id: id, dm_key: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await tx.updateTable('streams').set({ recipient_id: recipient.id }).where('id', '=', id).execute();
+  return { ...values, id, recipient_id: recipient.id, first_message_id: null };
+}
+
+export async function subscription(db: Q, userId: number, streamId: number): Promise<Subscription | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
+}
+
+/** The user's active subscriptions with their streams. */
+export async function subscriptionsOfUser(db: Q, userId: number): Promise<{ sub: Subscription; stream: Stream }[]> {
+  const subs = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('active', '=', 1)
+    .orderBy('stream_id')
+    .execute();
+  if (subs.length === 0) return [];
+  const streams = await db
+    .selectFrom('streams')
+    .selectAll()
+    .where('id', 'in', subs.map((s) => s.stream_id))
+    .where('deactivated', '=', 0)
+    .execute();
+  const byId = new Map(streams.map((s) => [s.id, s]));
+  return subs.flatMap((sub) => {
+    const stream = byId.get(sub.stream_id);
+    return stream ? [{ sub, stream }] : [];
+  });
+}
+
+/** All subscriptions rows (active or not) of a user, keyed by stream ID. */
+export async function allSubscriptionRows(db: Q, userId: number): Promise<Map<number, Subscription>> {
+  const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).execute();
+  return new Map(rows.map((r) => [r.stream_id, r]));
+}
+
+/** Active subscribers of each stream, among active users. */
+export async function subscriberIds(db: Q, streamIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
+  if (streamIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('subscriptions')
+    .innerJoin('users', 'users.id', 'subscriptions.user_id')
+    .select(['subscriptions.stream_id', 'subscriptions.user_id'])
+    .where('subscriptions.stream_id', 'in', [...streamIds])
+    .where('subscriptions.active', '=', 1)
+    .where('users.is_active', '=', 1)
+    .orderBy('subscriptions.user_id')
+    .execute();
+  for (const r of rows) out.get(r.stream_id)?.push(r.user_id);
+  return out;
+}
+
+export async function insertSubscription(tx: Tx, values: Omit<Subscription, 'id'>): Promise<void> {
+  await tx.insertInto('subscriptions').values(values).execute();
+}
+
+export async function setSubscriptionActive(tx: Tx, userId: number, streamId: number, active: boolean): Promise<void> {
+  await tx
+    .updateTable('subscriptions')
+    .set({ active: active ? 1 : 0 })
+    .where('user_id', '=', userId)
+    .where('stream_id', '=', streamId)
+    .execute();
+}
+
+/** Messages per stream over the last `days` days (for stream_weekly_traffic). */
+export async function recentMessageCounts(db: Q, streamIds: readonly number[], since: number): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (streamIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('messages')
+    .select(['stream_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('stream_id', 'in', [...streamIds])
+    .where('date_sent', '>=', since)
+    .groupBy('stream_id')
+    .execute();
+  for (const r of rows) if (r.stream_id !== null) out.set(r.stream_id, Number(r.n));
+  return out;
+}

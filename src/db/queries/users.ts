@@ -1,0 +1,80 @@
+import type { Conn, Tx } from '../database.ts';
+import type { NewUser, User, UserUpdate } from '../schema.ts';
+
+type Q = Conn | Tx;
+
+export async function userByApiKey(db: Q, apiKey: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('api_key', '=', apiKey).executeTakeFirst();
+}
+
+export async function userById(db: Q, realmId: number, id: number): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+}
+
+/** By API email or real email, case-insensitively (emails are stored in lower case). */
+export async function userByEmail(db: Q, realmId: number, email: string): Promise<User | undefined> {
+  const e = email.toLowerCase();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where((eb) => eb.or([eb('email', '=', e), eb('delivery_email', '=', e)]))
+    .executeTakeFirst();
+}
+
+export async function usersByIds(db: Q, realmId: number, ids: readonly number[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).execute();
+}
+
+export async function usersByEmails(db: Q, realmId: number, emails: readonly string[]): Promise<User[]> {
+  if (emails.length === 0) return [];
+  const lower = emails.map((e) => e.toLowerCase());
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where((eb) => eb.or([eb('email', 'in', lower), eb('delivery_email', 'in', lower)]))
+    .execute();
+}
+
+export async function usersInRealm(db: Q, realmId: number, opts: { includeInactive?: boolean } = {}): Promise<User[]> {
+  let q = db.selectFrom('users').selectAll().where('realm_id', '=', realmId);
+  if (!opts.includeInactive) q = q.where('is_active', '=', 1);
+  return q.orderBy('id').execute();
+}
+
+export async function activeUserIdsInRealm(db: Q, realmId: number): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function countActiveOwners(db: Q, realmId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('realm_id', '=', realmId)
+    .where('role', '=', 100)
+    .where('is_active', '=', 1)
+    .where('is_bot', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertUser(tx: Tx, values: NewUser): Promise<number> {
+  const row = await tx.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateUser(tx: Tx, userId: number, values: UserUpdate): Promise<void> {
+  await tx.updateTable('users').set(values).where('id', '=', userId).execute();
+}
+
+export async function maxMessageIdForUser(db: Q, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_messages')
+    .select((eb) => eb.fn.max('message_id').as('m'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.m ?? -1);
+}

@@ -1,0 +1,163 @@
+// Row types of every table, as kysely sees them. Booleans are stored as 0/1 integers in both
+// dialects so that queries and rows look the same on SQLite and PostgreSQL; times are UTC seconds.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Flag = number; // 0 or 1
+
+export interface RealmsTable {
+  id: Generated<number>;
+  name: string;
+  subdomain: string; // '' for the realm on the bare host
+  description: string;
+  date_created: number;
+  deactivated: Flag;
+  /** JSON object of the realm settings that differ from the defaults in lib/limits. */
+  settings: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string; // API email, lower case
+  delivery_email: string; // real email, lower case
+  full_name: string;
+  role: number; // 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest
+  is_active: Flag;
+  is_bot: Flag;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_billing_admin: Flag;
+  /** May create users through the API (administrators only; the first owner has it). */
+  can_create_users: Flag;
+  api_key: string;
+  password_hash: string | null;
+  date_joined: number;
+  timezone: string;
+  avatar_source: string; // 'G' external service, 'U' uploaded
+  avatar_version: number;
+  /** JSON object of the user settings that differ from the realm's defaults. */
+  settings: string;
+}
+
+export interface RecipientsTable {
+  id: Generated<number>;
+  realm_id: number;
+  type: number; // 2 stream, 3 direct message group (also 1:1 and self)
+  stream_id: number | null;
+  /** For direct messages: the sorted participant IDs joined by commas. */
+  dm_key: string | null;
+}
+
+export interface StreamsTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  deactivated: Flag;
+  invite_only: Flag;
+  is_web_public: Flag;
+  history_public_to_subscribers: Flag;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  can_remove_subscribers_group_id: number;
+  first_message_id: number | null;
+  recipient_id: number | null;
+  creator_id: number | null;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  active: Flag;
+  is_muted: Flag;
+  pin_to_top: Flag;
+  color: string;
+  desktop_notifications: Flag | null;
+  email_notifications: Flag | null;
+  push_notifications: Flag | null;
+  audible_notifications: Flag | null;
+  wildcard_mentions_notify: Flag | null;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  stream_id: number | null; // null for direct messages
+  topic: string; // '' for direct messages
+  content: string;
+  rendered_content: string;
+  rendered_content_version: number;
+  date_sent: number;
+  last_edit_time: number | null;
+  /** JSON array of edit history entries, newest first; null if never edited. */
+  edit_history: string | null;
+  client: string;
+  is_me_message: Flag;
+  has_link: Flag;
+  has_attachment: Flag;
+  has_image: Flag;
+}
+
+export interface UserMessagesTable {
+  user_id: number;
+  message_id: number;
+  flags: number; // bit set, see lib/flags
+}
+
+export interface UserGroupsTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  is_system_group: Flag;
+  deactivated: Flag;
+  /** System groups: the highest (least privileged) role number that belongs. */
+  role_limit: number | null;
+  date_created: number;
+  creator_id: number | null;
+  can_mention_group: number | null;
+}
+
+export interface UserGroupMembersTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupsTable {
+  group_id: number;
+  subgroup_id: number;
+}
+
+export interface DefaultStreamsTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface Database {
+  default_streams: DefaultStreamsTable;
+  realms: RealmsTable;
+  users: UsersTable;
+  recipients: RecipientsTable;
+  streams: StreamsTable;
+  subscriptions: SubscriptionsTable;
+  messages: MessagesTable;
+  user_messages: UserMessagesTable;
+  user_groups: UserGroupsTable;
+  user_group_members: UserGroupMembersTable;
+  user_group_subgroups: UserGroupSubgroupsTable;
+}
+
+export type Realm = Selectable<RealmsTable>;
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Stream = Selectable<StreamsTable>;
+export type Subscription = Selectable<SubscriptionsTable>;
+export type Message = Selectable<MessagesTable>;
+export type Recipient = Selectable<RecipientsTable>;
+export type UserGroup = Selectable<UserGroupsTable>;

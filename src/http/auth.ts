@@ -1,0 +1,65 @@
+// Authentication: the realm comes from the Host header, the user from HTTP Basic credentials
+// (API email and API key).
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { realmBySubdomain } from '../db/queries/realms.ts';
+import { userByApiKey } from '../db/queries/users.ts';
+import { ApiError } from '../lib/errors.ts';
+
+const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+/** The realm subdomain a Host header names: '' for the bare host, 'acme' for acme.<host>. */
+export function subdomainOf(hostHeader: string | undefined, externalHost: string): string {
+  const host = (hostHeader ?? '').toLowerCase();
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  const externalName = externalHost.startsWith('[') ? externalHost.slice(0, externalHost.indexOf(']') + 1) : externalHost.split(':')[0]!;
+  for (const base of [externalName, ...LOCAL_HOSTS]) {
+    if (name === base) return '';
+    if (name.endsWith('.' + base)) return name.slice(0, -(base.length + 1));
+  }
+  return '';
+}
+
+export async function realmForRequest(app: AppContext, request: FastifyRequest): Promise<Realm> {
+  const subdomain = subdomainOf(request.headers.host, app.config.externalHost);
+  const realm = await realmBySubdomain(app.db.kysely, subdomain);
+  if (!realm) throw new ApiError(`There is no organization at ${request.headers.host ?? 'this address'}`, 'BAD_REQUEST', 404);
+  if (realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
+  return realm;
+}
+
+export function basicCredentials(header: string | undefined): { username: string; password: string } | null {
+  if (!header) return null;
+  const m = /^Basic\s+(\S+)\s*$/i.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export async function authenticate(
+  app: AppContext,
+  request: FastifyRequest,
+  mode: 'user' | 'optional' | 'none' | 'server',
+): Promise<{ realm: Realm | null; user: User | null }> {
+  if (mode === 'server') {
+    const realm = await realmBySubdomain(app.db.kysely, subdomainOf(request.headers.host, app.config.externalHost));
+    return { realm: realm && !realm.deactivated ? realm : null, user: null };
+  }
+  const realm = await realmForRequest(app, request);
+  if (mode === 'none') return { realm, user: null };
+  const creds = basicCredentials(request.headers.authorization);
+  if (!creds) {
+    if (mode === 'optional' && !request.headers.authorization) return { realm, user: null };
+    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+  }
+  const user = await userByApiKey(app.db.kysely, creds.password);
+  const email = creds.username.toLowerCase();
+  if (!user || user.realm_id !== realm.id || (user.email !== email && user.delivery_email !== email)) {
+    throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);
+  }
+  if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+  return { realm, user };
+}

@@ -1,0 +1,26 @@
+// The one place that turns errors into `{result: "error", msg, code}` responses.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../lib/errors.ts';
+import type { Logger } from '../log.ts';
+
+export function installErrorHandlers(fastify: FastifyInstance, log: Logger): void {
+  fastify.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
+    if (err instanceof ApiError) {
+      if (err.status === 401) reply.header('www-authenticate', 'Basic realm="parley"');
+      return reply.code(err.status).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
+    }
+    const fe = err as FastifyError;
+    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+    if (status === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ result: 'error', msg: fe.message || 'Bad request', code: 'BAD_REQUEST' });
+    }
+    log.error({ err, url: request.url, method: request.method }, 'request failed');
+    return reply.code(500).send({ result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  });
+  fastify.setNotFoundHandler((request, reply) => {
+    return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+  });
+}

@@ -1,0 +1,80 @@
+// A route: method, path, who may call it, its parameters, and a handler that returns the fields
+// of the success response. `registerRoutes` turns the route table into fastify routes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { ApiError } from '../lib/errors.ts';
+import { authenticate } from './auth.ts';
+import { decodeParams, type Decoded, type ParamSpecs } from './params.ts';
+import { readRawParams } from './body.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+export interface ApiRequest<P> {
+  app: AppContext;
+  realm: Realm;
+  /** Routes with `auth: 'server'` may be reached on a host with no realm. */
+  maybeRealm: Realm | null;
+  /** The authenticated user; routes with `auth: 'optional'` read `maybeUser` instead. */
+  user: User;
+  maybeUser: User | null;
+  params: P;
+  http: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A handler returns the success fields, or `SENT` when it wrote the reply itself (files). */
+export const SENT = Symbol('sent');
+export type HandlerResult = Record<string, unknown> | typeof SENT;
+
+export interface Route<S extends ParamSpecs = ParamSpecs> {
+  method: Method;
+  path: string; // '/users/{user_id}', relative to /api/v1
+  /** user: credentials required; optional: credentials if given; none: no credentials; server: not even a realm. */
+  auth: 'user' | 'optional' | 'none' | 'server';
+  params: S;
+  /** The handler reads the body itself (file uploads): only the query string is decoded. */
+  streamBody?: boolean;
+  handler(req: ApiRequest<Decoded<S>>): Promise<HandlerResult>;
+}
+
+/** Declares a route; the generic keeps the handler's params typed. */
+export function route<S extends ParamSpecs>(r: Route<S>): Route {
+  return r as unknown as Route;
+}
+
+export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes: Route[], prefix = '/api/v1'): void {
+  for (const r of routes) {
+    const url = prefix + r.path.replace(/\{(\w+)\}/g, ':$1');
+    fastify.route({
+      method: r.method,
+      url,
+      handler: async (request, reply) => {
+        const { realm, user } = await authenticate(app, request, r.auth);
+        const raw = await readRawParams(request, r.streamBody ?? false);
+        const { params, ignored } = decodeParams(r.params, raw);
+        const apiReq: ApiRequest<Decoded<ParamSpecs>> = {
+          app,
+          get realm(): Realm {
+            if (!realm) throw new ApiError('There is no organization at this address', 'BAD_REQUEST', 404);
+            return realm;
+          },
+          maybeRealm: realm,
+          get user(): User {
+            if (!user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+            return user;
+          },
+          maybeUser: user,
+          params,
+          http: request,
+          reply,
+        };
+        const result = await r.handler(apiReq);
+        if (result === SENT) return reply;
+        const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
+        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+        return reply.code(200).send(body);
+      },
+    });
+  }
+}

@@ -1,0 +1,106 @@
+// Authorization: each `accessX` returns what the caller may see or throws the coded error.
+import type { Conn, Tx } from '../db/database.ts';
+import type { Stream, Subscription, User } from '../db/schema.ts';
+import { streamById, streamByName, subscription } from '../db/queries/streams.ts';
+import { userByEmail, userById } from '../db/queries/users.ts';
+import { ApiError, adminRequired, badRequest } from './errors.ts';
+import { ROLE } from './limits.ts';
+
+type Q = Conn | Tx;
+
+export const isOwner = (u: User): boolean => u.role === ROLE.OWNER;
+export const isAdmin = (u: User): boolean => u.role <= ROLE.ADMINISTRATOR;
+export const isModerator = (u: User): boolean => u.role <= ROLE.MODERATOR;
+export const isGuest = (u: User): boolean => u.role === ROLE.GUEST;
+
+export function requireAdmin(u: User): void {
+  if (!isAdmin(u)) throw adminRequired();
+}
+
+/** Whether the user may see that the stream exists (its name and metadata). */
+export function canSeeStream(user: User, stream: Stream, sub: Subscription | undefined): boolean {
+  if (sub?.active) return true;
+  if (stream.invite_only) return isAdmin(user);
+  if (isGuest(user)) return stream.is_web_public === 1;
+  return true;
+}
+
+/** Whether the user may read the stream's messages (from the point of view of access). */
+export function canReadStreamMessages(user: User, stream: Stream, sub: Subscription | undefined): boolean {
+  if (sub?.active) return true;
+  if (stream.invite_only) return false;
+  if (isGuest(user)) return stream.is_web_public === 1;
+  return true;
+}
+
+export interface StreamAccess {
+  stream: Stream;
+  sub: Subscription | undefined;
+}
+
+export async function accessStreamById(db: Q, user: User, streamId: number): Promise<StreamAccess> {
+  const stream = await streamById(db, user.realm_id, streamId);
+  const sub = stream ? await subscription(db, user.id, stream.id) : undefined;
+  if (!stream || !canSeeStream(user, stream, sub)) throw badRequest('Invalid stream ID');
+  return { stream, sub };
+}
+
+export async function accessStreamByName(db: Q, user: User, name: string): Promise<StreamAccess> {
+  const stream = await streamByName(db, user.realm_id, name);
+  const sub = stream ? await subscription(db, user.id, stream.id) : undefined;
+  if (!stream || !canSeeStream(user, stream, sub)) {
+    throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
+  }
+  return { stream, sub };
+}
+
+/** Another user of the caller's realm, by ID; deactivated users only when `allowInactive`. */
+export async function accessUserById(db: Q, caller: User, userId: number, opts: { allowInactive?: boolean } = {}): Promise<User> {
+  const user = await userById(db, caller.realm_id, userId);
+  if (!user || (!user.is_active && !opts.allowInactive)) throw badRequest('No such user');
+  return user;
+}
+
+export async function accessUserByEmail(db: Q, caller: User, email: string, opts: { allowInactive?: boolean } = {}): Promise<User> {
+  const user = await userByEmail(db, caller.realm_id, email);
+  if (!user || (!user.is_active && !opts.allowInactive)) throw badRequest('No such user');
+  return user;
+}
+
+/** Whether a role may post under a stream's post policy. */
+export function canPostToStream(user: User, stream: Stream, now: number, waitingPeriodDays: number): boolean {
+  if (user.is_bot && stream.stream_post_policy !== 1) return isAdmin(user);
+  switch (stream.stream_post_policy) {
+    case 2:
+      return isAdmin(user);
+    case 4:
+      return isModerator(user);
+    case 3:
+      if (isGuest(user)) return false;
+      if (isAdmin(user)) return true;
+      return now - user.date_joined >= waitingPeriodDays * 86400;
+    default:
+      return true;
+  }
+}
+
+/** Every active user who may see that the stream exists: the audience of its stream events. */
+export async function usersWhoCanSeeStream(db: Q, stream: Stream): Promise<number[]> {
+  const users = await db
+    .selectFrom('users')
+    .leftJoin('subscriptions', (j) =>
+      j.onRef('subscriptions.user_id', '=', 'users.id').on('subscriptions.stream_id', '=', stream.id).on('subscriptions.active', '=', 1),
+    )
+    .select(['users.id', 'users.role', 'subscriptions.id as sub_id'])
+    .where('users.realm_id', '=', stream.realm_id)
+    .where('users.is_active', '=', 1)
+    .execute();
+  return users
+    .filter((u) => {
+      if (u.sub_id !== null) return true;
+      if (stream.invite_only) return u.role <= ROLE.ADMINISTRATOR;
+      if (u.role === ROLE.GUEST) return stream.is_web_public === 1;
+      return true;
+    })
+    .map((u) => u.id);
+}

@@ -1,0 +1,97 @@
+// GET /messages: anchors, limits and the choice between a user's history and whole streams.
+import type { AppContext } from '../context.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { fetchAfter, fetchAt, fetchBefore, firstUnread, type FetchSource, type FetchedRow } from '../db/queries/fetch.ts';
+import { streamById, streamsInRealm, subscription } from '../db/queries/streams.ts';
+import { canReadStreamMessages, isGuest } from './access.ts';
+import { badRequest } from './errors.ts';
+import { LIMITS } from './limits.ts';
+import { loadMessageRelations } from './messages.ts';
+import { resolveNarrow, type RawTerm, type Term } from './narrow.ts';
+import { realmUrl } from './realm.ts';
+import { presentMessage, type MessageJson } from '../presenters/message.ts';
+
+/** The anchor the reference reports for `newest` when nothing is newer. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
+
+export interface FetchParams {
+  anchor: number | 'newest' | 'oldest' | 'first_unread';
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: RawTerm[];
+  applyMarkdown: boolean;
+  clientExternalAvatar: boolean;
+}
+
+export interface FetchResult {
+  anchor: number;
+  found_anchor: boolean;
+  found_newest: boolean;
+  found_oldest: boolean;
+  history_limited: boolean;
+  messages: MessageJson[];
+}
+
+/** Which rows the user may read for this narrow. */
+export async function fetchSource(app: AppContext, user: User, terms: Term[]): Promise<FetchSource> {
+  const db = app.db.kysely;
+  const streamTerm = terms.find((t): t is Extract<Term, { kind: 'stream' }> => t.kind === 'stream' && !t.negated);
+  if (streamTerm) {
+    const stream = streamTerm.streamId === null ? undefined : await streamById(db, user.realm_id, streamTerm.streamId);
+    const sub = stream ? await subscription(db, user.id, stream.id) : undefined;
+    if (!stream) throw badRequest('Invalid narrow operator: unknown stream');
+    if (canReadStreamMessages(user, stream, sub) && stream.history_public_to_subscribers) {
+      return { kind: 'streams', userId: user.id, streamIds: [stream.id] };
+    }
+    return { kind: 'history', userId: user.id };
+  }
+  if (terms.some((t) => t.kind === 'streams-public' && !t.negated)) {
+    const streams = await streamsInRealm(db, user.realm_id);
+    const ids = streams
+      .filter((s) => !s.invite_only && s.history_public_to_subscribers && (!isGuest(user) || s.is_web_public))
+      .map((s) => s.id);
+    return { kind: 'streams', userId: user.id, streamIds: ids };
+  }
+  return { kind: 'history', userId: user.id };
+}
+
+export async function fetchMessages(app: AppContext, user: User, realm: Realm, p: FetchParams): Promise<FetchResult> {
+  if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('num_before and num_after must not be negative');
+  if (p.numBefore + p.numAfter > LIMITS.maxMessagesPerFetch) {
+    throw badRequest(`Too many messages requested (maximum ${LIMITS.maxMessagesPerFetch}).`);
+  }
+  const db = app.db.kysely;
+  const terms = await resolveNarrow(db, user, p.narrow);
+  const source = await fetchSource(app, user, terms);
+
+  let anchor: number;
+  if (p.anchor === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
+  else if (p.anchor === 'oldest') anchor = 0;
+  else if (p.anchor === 'first_unread') anchor = (await firstUnread(db, source, terms)) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  else anchor = p.anchor;
+
+  // Message IDs are 32-bit integers in the database; keep the reported anchor as it was.
+  const sqlAnchor = Math.max(-1, Math.min(anchor, 2 ** 31 - 1));
+  const before = await fetchBefore(db, source, terms, sqlAnchor, p.numBefore + 1);
+  const after = anchor >= 2 ** 31 - 1 ? [] : await fetchAfter(db, source, terms, sqlAnchor, p.numAfter + 1);
+  const at = p.includeAnchor ? await fetchAt(db, source, terms, sqlAnchor) : [];
+
+  const foundOldest = before.length <= p.numBefore;
+  const foundNewest = after.length <= p.numAfter;
+  const rows: FetchedRow[] = [...before.slice(0, p.numBefore).reverse(), ...at, ...after.slice(0, p.numAfter)];
+
+  const url = realmUrl(app.config, realm);
+  const relations = await loadMessageRelations(db, realm, url, rows.map((r) => r.message));
+  const messages = rows.map((r) =>
+    presentMessage(r.message, relations.get(r.message.id)!, { applyMarkdown: p.applyMarkdown, clientExternalAvatar: p.clientExternalAvatar }, r.flags),
+  );
+  return {
+    anchor,
+    found_anchor: at.length > 0,
+    found_newest: foundNewest,
+    found_oldest: foundOldest,
+    history_limited: false,
+    messages,
+  };
+}

@@ -1,0 +1,48 @@
+// Loads what message JSON needs (senders, recipients, reactions) for many messages at once.
+import type { Conn, Tx } from '../db/database.ts';
+import type { Message, Realm, User } from '../db/schema.ts';
+import { dmKeyUsers, recipientsByIds } from '../db/queries/recipients.ts';
+import { streamsByIds } from '../db/queries/streams.ts';
+import { usersByIds } from '../db/queries/users.ts';
+import type { DisplayRecipientUser, MessageRelations, ReactionJson } from '../presenters/message.ts';
+import { realmSettings } from './realm.ts';
+
+type Q = Conn | Tx;
+
+export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string, messages: readonly Message[]): Promise<Map<number, MessageRelations>> {
+  const recipients = await recipientsByIds(db, [...new Set(messages.map((m) => m.recipient_id))]);
+  const userIds = new Set<number>(messages.map((m) => m.sender_id));
+  for (const r of recipients.values()) if (r.dm_key) for (const id of dmKeyUsers(r.dm_key)) userIds.add(id);
+  const users = new Map((await usersByIds(db, realm.id, [...userIds])).map((u) => [u.id, u]));
+  const streamIds = [...new Set(messages.flatMap((m) => (m.stream_id === null ? [] : [m.stream_id])))];
+  const streams = new Map((await streamsByIds(db, realm.id, streamIds)).map((s) => [s.id, s]));
+  const allowEditHistory = realmSettings(realm).allow_edit_history;
+
+  const out = new Map<number, MessageRelations>();
+  for (const m of messages) {
+    let displayRecipient: string | DisplayRecipientUser[];
+    if (m.stream_id !== null) {
+      displayRecipient = streams.get(m.stream_id)?.name ?? '';
+    } else {
+      const ids = dmKeyUsers(recipients.get(m.recipient_id)?.dm_key ?? '');
+      displayRecipient = ids.flatMap((id) => {
+        const u = users.get(id);
+        return u ? [displayUser(u)] : [];
+      });
+    }
+    const rel: MessageRelations = {
+      sender: users.get(m.sender_id)!,
+      realmSubdomain: realm.subdomain,
+      realmUrl,
+      displayRecipient,
+      reactions: [] as ReactionJson[],
+      topicLinks: [],
+      submessages: [],
+      allowEditHistory,
+    };
+    out.set(m.id, rel);
+  }
+  return out;
+}
+
+export const displayUser = (u: User): DisplayRecipientUser => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false });

@@ -1,0 +1,20 @@
+// Realm-level helpers: its public URL and its settings merged with the defaults.
+import type { Config } from '../config.ts';
+import type { Realm } from '../db/schema.ts';
+import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from './limits.ts';
+
+export function realmUrl(config: Pick<Config, 'externalHost' | 'externalScheme'>, realm: Pick<Realm, 'subdomain'>): string {
+  const host = realm.subdomain ? `${realm.subdomain}.${config.externalHost}` : config.externalHost;
+  return `${config.externalScheme}://${host}`;
+}
+
+const cache = new WeakMap<Realm, RealmSettings>();
+
+export function realmSettings(realm: Realm): RealmSettings {
+  let s = cache.get(realm);
+  if (!s) {
+    s = parseSettings(REALM_SETTING_DEFAULTS, realm.settings);
+    cache.set(realm, s);
+  }
+  return s;
+}

@@ -1,0 +1,98 @@
+// Users: listing, reading, creating, changing, deactivating and reactivating.
+import { route } from '../http/route.ts';
+import { optional, p, path } from '../http/params.ts';
+import { maxMessageIdForUser, usersInRealm } from '../db/queries/users.ts';
+import { accessUserByEmail, accessUserById } from '../lib/access.ts';
+import { realmUrl } from '../lib/realm.ts';
+import { presentUser } from '../presenters/user.ts';
+import { checkCreateUserByAdmin, checkDeactivateUser, checkReactivateUser, checkUpdateUser } from '../actions/users.ts';
+
+const avatarParams = {
+  client_external_avatar: optional(p.bool(), true),
+  include_custom_profile_fields: optional(p.bool(), false),
+};
+
+export const userRoutes = [
+  route({
+    method: 'GET',
+    path: '/users',
+    auth: 'user',
+    params: avatarParams,
+    async handler({ app, realm, params }) {
+      const users = await usersInRealm(app.db.kysely, realm.id, { includeInactive: true });
+      const opts = { clientExternalAvatar: params.client_external_avatar, realmUrl: realmUrl(app.config, realm) };
+      return { members: users.map((u) => presentUser(u, opts)) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/me',
+    auth: 'user',
+    params: {},
+    async handler({ app, realm, user }) {
+      const json = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
+      return {
+        ...json,
+        max_message_id: await maxMessageIdForUser(app.db.kysely, user.id),
+        ...(user.is_bot ? {} : { profile_data: {} }),
+      };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/{user_id}',
+    auth: 'user',
+    params: { user_id: path(p.string()), ...avatarParams },
+    async handler({ app, realm, user, params }) {
+      const key = params.user_id;
+      const target = /^\d+$/.test(key)
+        ? await accessUserById(app.db.kysely, user, Number(key), { allowInactive: true })
+        : await accessUserByEmail(app.db.kysely, user, key, { allowInactive: true });
+      const json = presentUser(target, { clientExternalAvatar: params.client_external_avatar, realmUrl: realmUrl(app.config, realm) });
+      return { user: params.include_custom_profile_fields ? { ...json, profile_data: {} } : json };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/users',
+    auth: 'user',
+    params: { email: p.string({ trim: true }), password: p.string(), full_name: p.string() },
+    async handler({ app, realm, user, params }) {
+      const userId = await checkCreateUserByAdmin(app, user, realm, { email: params.email, password: params.password, fullName: params.full_name });
+      return { user_id: userId };
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/{user_id}',
+    auth: 'user',
+    params: { user_id: path(p.int()), full_name: optional(p.string()), role: optional(p.int()) },
+    async handler({ app, user, params }) {
+      const target = await accessUserById(app.db.kysely, user, params.user_id, { allowInactive: true });
+      await checkUpdateUser(app, user, target, { fullName: params.full_name, role: params.role });
+      return {};
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/{user_id}',
+    auth: 'user',
+    params: { user_id: path(p.int()), deactivation_notification_comment: optional(p.string({ maxLength: 2000 })) },
+    async handler({ app, user, params }) {
+      const target = await accessUserById(app.db.kysely, user, params.user_id);
+      await checkDeactivateUser(app, user, target);
+      return {};
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/users/{user_id}/reactivate',
+    auth: 'user',
+    params: { user_id: path(p.int()) },
+    async handler({ app, realm, user, params }) {
+      const target = await accessUserById(app.db.kysely, user, params.user_id, { allowInactive: true });
+      await checkReactivateUser(app, user, realm, target);
+      return {};
+    },
+  }),
+];

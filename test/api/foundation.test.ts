@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../helpers/server.ts';
+
+test('server_settings answers without credentials', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const res = await s.api('GET', '/api/v1/server_settings', {}, { as: null });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.service_feature_level, 186);
+  assert.equal(res.body.realm_name, 'Test Org');
+});
+
+test('a newcomer creates a user, fetches their key, creates a stream and both exchange messages', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const sub = await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'design', description: 'Design talk' }], principals: [alice.id] });
+  assert.deepEqual(sub.subscribed, { [alice.email]: ['design'] });
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'design' }] });
+  const m1 = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Hello **Alice**' });
+  const m2 = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Hi <b>there</b>' }, alice);
+  const res = await s.ok('GET', '/api/v1/messages', {
+    anchor: 'newest',
+    num_before: 10,
+    num_after: 0,
+    narrow: [{ operator: 'stream', operand: 'design' }, { operator: 'topic', operand: 'logo' }],
+  }, alice);
+  assert.deepEqual(res.messages.map((m: any) => m.id), [m1.id, m2.id]);
+  assert.equal(res.found_newest, true);
+  assert.equal(res.found_oldest, true);
+  assert.equal(res.messages[1].content, '<p>Hi &lt;b&gt;there&lt;/b&gt;</p>');
+  assert.equal(res.messages[0].sender_id, s.owner.id);
+  assert.deepEqual(res.messages[1].flags, ['read']);
+  assert.deepEqual(res.messages[0].flags, []);
+});
+
+test('direct messages reach both users and nobody else', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const bob = await s.createUser('Bob');
+  const { id } = await s.ok('POST', '/api/v1/messages', { type: 'direct', to: [alice.id], content: 'psst' });
+  const got = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [['dm', alice.email]] });
+  assert.deepEqual(got.messages.map((m: any) => m.id), [id]);
+  const forAlice = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] }, alice);
+  assert.equal(forAlice.messages.length, 1);
+  assert.deepEqual(forAlice.messages[0].display_recipient.map((u: any) => u.id).sort(), [s.owner.id, alice.id].sort());
+  const forBob = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] }, bob);
+  assert.equal(forBob.messages.length, 0);
+});
+
+test('missing and wrong credentials are refused with 401', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const none = await s.api('GET', '/api/v1/users/me', {}, { as: null });
+  assert.equal(none.status, 401);
+  assert.equal(none.body.code, 'UNAUTHORIZED');
+  const wrong = await s.api('GET', '/api/v1/users/me', {}, { as: { id: 0, email: s.owner.email, apiKey: 'nope' } });
+  assert.equal(wrong.status, 401);
+  assert.equal(wrong.body.code, 'INVALID_API_KEY');
+});
+
+test('errors: unknown stream, member calling an admin operation, long topic, malformed JSON', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const unknown = await s.api('POST', '/api/v1/messages', { type: 'stream', to: 'nowhere', topic: 't', content: 'x' });
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.code, 'STREAM_DOES_NOT_EXIST');
+  const notAdmin = await s.api('POST', '/api/v1/users', { email: 'x@example.com', password: 'secret123', full_name: 'X' }, { as: alice });
+  assert.equal(notAdmin.status, 400);
+  assert.equal(notAdmin.body.code, 'BAD_REQUEST');
+  const longTopic = await s.api('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'x'.repeat(61), content: 'x' });
+  assert.equal(longTopic.status, 400);
+  assert.match(longTopic.body.msg, /Topic too long/);
+  const badJson = await s.api('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[{' });
+  assert.equal(badJson.status, 400);
+  assert.equal(badJson.body.code, 'BAD_REQUEST');
+  const missing = await s.api('GET', '/api/v1/messages', { anchor: 'newest', num_after: 0 });
+  assert.equal(missing.body.code, 'REQUEST_VARIABLE_MISSING');
+  assert.equal(missing.body.var_name, 'num_before');
+});

@@ -1,0 +1,159 @@
+// Test servers on temporary databases, and an HTTP client that speaks the API's conventions.
+// Every test builds its own server: a fresh SQLite file, or with TEST_DATABASE_URL a fresh
+// PostgreSQL database created for it and dropped afterwards.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createServer, type Server } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { checkCreateRealm } from '../../src/actions/realms.ts';
+import { createLogger } from '../../src/log.ts';
+import { checkResponse } from './openapi.ts';
+
+export interface Account {
+  id: number;
+  email: string;
+  apiKey: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: Record<string, unknown> & { result: string; msg: string; code?: string };
+}
+
+export type Params = Record<string, unknown>;
+
+export interface TestServer {
+  server: Server;
+  baseUrl: string;
+  config: Config;
+  owner: Account;
+  /** Calls the API as `as` (or anonymously with `as: null`), checking 2xx bodies against the reference. */
+  api(method: string, apiPath: string, params?: Params, opts?: { as?: Account | null; host?: string }): Promise<ApiResponse>;
+  /** Like api(), but asserts success and returns the body. */
+  ok(method: string, apiPath: string, params?: Params, as?: Account): Promise<Record<string, any>>;
+  /** Creates a member (or another role) through the API. */
+  createUser(name: string, opts?: { role?: number }): Promise<Account>;
+  close(): Promise<void>;
+}
+
+/** Form-encodes params the way clients of this API do: strings as they are, the rest as JSON. */
+export function encodeParams(params: Params): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return form;
+}
+
+async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `parley_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  const pgAdmin = process.env.TEST_DATABASE_URL;
+  const tempPg = pgAdmin ? await temporaryPostgres(pgAdmin) : null;
+  const config = loadConfig(
+    { host: '127.0.0.1', port: '0', 'data-dir': dataDir, ...(tempPg ? { 'database-url': tempPg.url } : {}) },
+    { ...opts.env, EXTERNAL_HOST: 'localhost' },
+  );
+  const server = await createServer(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const baseUrl = await server.listen();
+  const port = new URL(baseUrl).port;
+  const r = await checkCreateRealm(server.app, {
+    name: 'Test Org',
+    subdomain: '',
+    ownerEmail: 'owner@example.com',
+    ownerName: 'Olivia Owner',
+    ownerPassword: 'owner-password',
+  });
+  const owner: Account = { id: r.userId, email: 'owner@example.com', apiKey: r.apiKey };
+
+  const api: TestServer['api'] = async (method, apiPath, params = {}, o = {}) => {
+    const as = o.as === undefined ? owner : o.as;
+    const headers: Record<string, string> = { host: o.host ?? `localhost:${port}` };
+    if (as) headers.authorization = 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
+    const form = encodeParams(params);
+    let url = baseUrl + apiPath;
+    let body: string | undefined;
+    if (method === 'GET') {
+      const qs = form.toString();
+      if (qs) url += (url.includes('?') ? '&' : '?') + qs;
+    } else {
+      body = form.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let json: ApiResponse['body'];
+    try {
+      json = JSON.parse(text) as ApiResponse['body'];
+    } catch {
+      throw new Error(`${method} ${apiPath}: response is not JSON (${res.status}): ${text.slice(0, 200)}`);
+    }
+    assert.notEqual(res.status, 500, `${method} ${apiPath} answered 500: ${text}`);
+    if (res.status >= 200 && res.status < 300) {
+      const errors = checkResponse(method, apiPath, json);
+      assert.deepEqual(errors, [], `${method} ${apiPath}: response does not match the reference schema:\n${errors.join('\n')}\n${text.slice(0, 2000)}`);
+    }
+    return { status: res.status, body: json };
+  };
+
+  const ok: TestServer['ok'] = async (method, apiPath, params, as) => {
+    const res = await api(method, apiPath, params, { as: as ?? owner });
+    assert.equal(res.status, 200, `${method} ${apiPath} failed: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.result, 'success');
+    return res.body as Record<string, any>;
+  };
+
+  let counter = 0;
+  const createUser: TestServer['createUser'] = async (name, o = {}) => {
+    const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}${counter++ || ''}@example.com`;
+    const password = `pw-${name}-secret`;
+    const { user_id } = await ok('POST', '/api/v1/users', { email, password, full_name: name });
+    const { api_key } = await ok('POST', '/api/v1/fetch_api_key', { username: email, password });
+    const account: Account = { id: user_id as number, email, apiKey: api_key as string };
+    if (o.role !== undefined) await ok('PATCH', `/api/v1/users/${account.id}`, { role: o.role });
+    return account;
+  };
+
+  return {
+    server,
+    baseUrl,
+    config,
+    owner,
+    api,
+    ok,
+    createUser,
+    async close() {
+      await server.close();
+      if (tempPg) await tempPg.drop();
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
