@@ -63,7 +63,7 @@ function splitPlain(text: string, out: Piece[]): void {
   }
 }
 
-function hljsToPygments(html: string): string {
+function hljsToPygments(html: string, quotes: boolean): string {
   const pieces: Piece[] = [];
   const scopes: string[] = [];
   const tagRe = /<span class="([^"]*)">|<\/span>/g;
@@ -95,24 +95,34 @@ function hljsToPygments(html: string): string {
     let text = p.text;
     let j = i + 1;
     while (j < pieces.length && (pieces[j] as Piece).cls === p.cls) text += (pieces[j++] as Piece).text;
-    out += p.cls ? `<span class="${p.cls}">${escapeCode(text)}</span>` : escapeCode(text);
+    const cls = p.cls === 'n' && PSEUDO_BUILTINS.has(text) ? 'bp' : p.cls;
+    out += cls ? `<span class="${cls}">${textEscape(text, quotes)}</span>` : textEscape(text, quotes);
     i = j;
   }
   return out;
 }
 
+// Names Pygments tags as pseudo built-ins where highlight.js leaves them plain.
+const PSEUDO_BUILTINS = new Set(['self', 'cls']);
+
 const SHEBANG_RE = /^(?:(?:::+)|(#!))((?:\/\w+)*[/ ])?([\w#.+-]*)/;
 
-function highlight(lang: string | undefined, text: string): string {
+// With a language the reference re-serializes the block, which leaves quotes unescaped.
+function textEscape(text: string, quotes: boolean): string {
+  const html = escapeCode(text);
+  return quotes ? html : html.replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+}
+
+function highlight(lang: string | undefined, text: string, quotes: boolean): string {
   const name = lang ? (HLJS_ALIASES[lang] ?? lang) : undefined;
   if (name && hljs.getLanguage(name)) {
     try {
-      return hljsToPygments(hljs.highlight(text, { language: name, ignoreIllegals: true }).value);
+      return hljsToPygments(hljs.highlight(text, { language: name, ignoreIllegals: true }).value, quotes);
     } catch {
       // A grammar failure falls back to plain text rather than failing the message.
     }
   }
-  return escapeCode(text);
+  return textEscape(text, quotes);
 }
 
 export function formatCode(lang: string | undefined, raw: string): string {
@@ -123,5 +133,5 @@ export function formatCode(lang: string | undefined, raw: string): string {
     if (m?.[3]) hlLang = m[3].toLowerCase();
   }
   const attr = lang ? ` data-code-language="${escapeCode(LANGUAGE_NAMES[lang] ?? lang)}"` : '';
-  return `<div class="codehilite"${attr}><pre><span></span><code>${highlight(hlLang, text)}\n</code></pre></div>`;
+  return `<div class="codehilite"${attr}><pre><span></span><code>${highlight(hlLang, text, !lang)}\n</code></pre></div>`;
 }

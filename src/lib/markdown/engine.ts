@@ -1,6 +1,6 @@
 // The markdown-it instance for the reference dialect. Built once; all per-message data is in env.
 import MarkdownIt from 'markdown-it';
-import type { StateBlock, Token } from 'markdown-it';
+import type { StateBlock, StateCore, Token } from 'markdown-it';
 import { renderEnv } from './env.ts';
 import { escapeHtml } from './html.ts';
 import { installLinkPass } from './images.ts';
@@ -32,6 +32,24 @@ const SPOILER_HTML = {
   close: '</div></div>\n',
 };
 
+// The reference keeps a paragraph's trailing spaces; markdown-it trims them.
+function keepTrailingSpaces(state: StateCore): void {
+  const lines = state.src.split('\n');
+  const { listStarts } = renderEnv(state.env);
+  state.tokens.forEach((t, i) => {
+    if (t.type === 'ordered_list_open' && t.map) {
+      const start = listStarts.get(t.map[0]);
+      if (start !== undefined) t.attrSet('start', String(start));
+    }
+    if (t.type !== 'inline' || state.tokens[i - 1]?.type !== 'paragraph_open' || !t.map || !t.children) return;
+    const spaces = /[ \t]+$/.exec(lines[t.map[1] - 1] ?? '')?.[0];
+    if (!spaces) return;
+    const token = new state.Token('text', '', 0);
+    token.content = spaces;
+    t.children.push(token);
+  });
+}
+
 function buildEngine(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   // Deeply nested quotes and lists stop nesting here instead of growing the stack.
@@ -42,6 +60,7 @@ function buildEngine(): MarkdownIt {
   md.normalizeLink = (url) => sanitizeUrl(url) ?? url;
   md.normalizeLinkText = (text) => text;
   installInlineRules(md);
+  md.core.ruler.after('inline', 'z_trailing', keepTrailingSpaces);
   installMentions(md);
   installTextPass(md);
   installLinkPass(md);

@@ -7,6 +7,7 @@ export interface RenderEnv {
   ctx: MarkdownContext;
   linkifiers: CompiledLinkifier[];
   stash: Stashed[];
+  listStarts: Map<number, number>;
   result: RenderResult;
 }
 

@@ -25,7 +25,7 @@ export function renderMarkdown(content: string, ctx: MarkdownContext): RenderRes
     return result;
   }
   const pre = preprocess(content, { code: formatCode, math: formatMathBlock });
-  const env: RenderEnv = { ctx, linkifiers: compileLinkifiers(ctx.linkifiers), stash: pre.stash, result };
+  const env: RenderEnv = { ctx, linkifiers: compileLinkifiers(ctx.linkifiers), stash: pre.stash, listStarts: pre.listStarts, result };
   result.html = markdownEngine().render(pre.text, env).replace(/\n+$/, '');
   result.isMeMessage = content.startsWith('/me ') && !content.includes('\n') && result.html.startsWith('<p>') && result.html.endsWith('</p>');
   return result;

@@ -10,6 +10,9 @@ export type Stashed =
 export interface Preprocessed {
   text: string;
   stash: Stashed[];
+  // Line (in `text`) of a nested ordered list's first item -> its number. CommonMark lets only a
+  // list starting at 1 interrupt a paragraph, so such items are written as "1." and renumbered.
+  listStarts: Map<number, number>;
 }
 
 export interface FenceFormatters {
@@ -148,7 +151,7 @@ interface OpenItem {
 
 // The reference nests a list item under the previous one when it is indented by two or more
 // spaces; CommonMark needs the parent's content column. Rewrite indentation to that column.
-function reindentLists(lines: string[]): string[] {
+function reindentLists(lines: string[], listStarts: Map<number, number>): string[] {
   const out: string[] = [];
   let stack: OpenItem[] = [];
   let prevBlank = true;
@@ -161,18 +164,20 @@ function reindentLists(lines: string[]): string[] {
     const indent = line.length - line.trimStart().length;
     const m = HR_RE.test(line) ? null : ITEM_RE.exec(line);
     if (m) {
-      if (stack.length === 0 && indent >= 4 && prevBlank) {
+      if (stack.length === 0 && indent >= 4) {
         out.push(line); // an indented code block, not a list
         prevBlank = false;
         continue;
       }
       let newIndent = 0;
       let placed = false;
+      let child = false;
       while (stack.length > 0) {
         const top = stack[stack.length - 1] as OpenItem;
         if (indent >= top.origIndent + 2) {
           newIndent = top.newContent;
           placed = true;
+          child = true;
           break;
         }
         stack.pop();
@@ -183,7 +188,12 @@ function reindentLists(lines: string[]): string[] {
         }
       }
       if (!placed) newIndent = stack.length === 0 ? Math.min(indent, 3) : 0;
-      const marker = /^[*+-]$/.test(m[2] ?? '') ? '*' : (m[2] ?? '*');
+      let marker = /^[*+-]$/.test(m[2] ?? '') ? '*' : (m[2] ?? '*');
+      const number = parseInt(marker, 10);
+      if (child && !prevBlank && number > 1) {
+        listStarts.set(out.length, number);
+        marker = '1.';
+      }
       const item: OpenItem = { origIndent: indent, newIndent, newContent: newIndent + marker.length + 1 };
       stack.push(item);
       out.push(' '.repeat(newIndent) + marker + ' ' + (m[4] ?? ''));
@@ -251,7 +261,8 @@ export function preprocess(source: string, fmt: FenceFormatters): Preprocessed {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   const pass = new FencePass(fmt);
   let out = pass.run(separateHangingLists(lines));
-  out = reindentLists(out);
+  const listStarts = new Map<number, number>();
+  out = reindentLists(out, listStarts);
   out = fixQuoteBlocks(out);
-  return { text: out.join('\n'), stash: pass.stash };
+  return { text: out.join('\n'), stash: pass.stash, listStarts };
 }
