@@ -110,15 +110,21 @@ function emailLink(text: string, i: number, ok: Uint8Array): number | undefined 
   return undefined;
 }
 
+// Repeated searches through one text reuse its table, keeping a whole text's scan linear.
+let lastTable: { text: string; ok: Uint8Array } | undefined;
+
 // `before` is the character preceding text[0] in the message ('' at the start of a block).
 export function findWebLink(text: string, from = 0, before = ''): WebLink | undefined {
-  let ok: Uint8Array | undefined;
+  let ok = lastTable?.text === text ? lastTable.ok : undefined;
   for (let i = from; i < text.length; i++) {
     const prev = i === 0 ? before : text[i - 1];
     if (prev !== '' && prev !== undefined && !SPACE_RE.test(prev) && !BEFORE.has(prev)) continue;
     const c = text[i];
     if (!isWord(c) && c !== '.' && c !== '-') continue;
-    ok ??= endTable(text);
+    if (!ok) {
+      ok = endTable(text);
+      lastTable = { text, ok };
+    }
     const end = schemeLink(text, i, ok) ?? domainLink(text, i, ok);
     if (end !== undefined) return { start: i, end, url: text.slice(i, end), email: false };
     const mail = emailLink(text, i, ok);
