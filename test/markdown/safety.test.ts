@@ -102,3 +102,8 @@ test('rendering time stays bounded on large and deeply nested input', () => {
     assertSafe(html);
   }
 });
+
+test('input cannot forge a stash placeholder', () => {
+  const html = renderMarkdown('```\ncode\n```\n\n\u00010\u0001', ctx).html;
+  assert.equal(html.match(/codehilite/g)?.length, 1);
+});

@@ -26,6 +26,7 @@ const NAME_OVERRIDES: Record<string, string[]> = {
   '1f947': ['gold', 'first_place_medal'],
   '1f916': ['robot'],
   '1f373': ['cooking'],
+  '1f44d': ['+1', 'thumbs_up', 'thumbsup', 'like'],
 };
 
 export interface EmojiTables {

@@ -18,6 +18,12 @@ interface FoundLink {
   inQuote: boolean;
 }
 
+function uploadPath(href: string): string | undefined {
+  if (href.startsWith('/user_uploads/')) return href;
+  if (href.startsWith('user_uploads/')) return '/' + href;
+  return undefined;
+}
+
 function pathOf(url: string): string {
   try {
     return new URL(url, 'http://relative.invalid').pathname.toLowerCase();
@@ -50,7 +56,8 @@ function linkPass(state: StateCore): void {
     });
   });
   result.links = [...new Set(found.map((f) => f.href))];
-  result.uploadPaths = result.links.filter((h) => h.startsWith('/user_uploads/'));
+  // Realm URLs become "user_uploads/..." (relative, as in the reference); both forms are uploads.
+  result.uploadPaths = [...new Set(result.links.map(uploadPath).filter((p): p is string => p !== undefined))];
   const previewable = new Set(found.filter((f) => !f.inQuote).map((f) => f.href));
   if (previewable.size === 0 || previewable.size > PREVIEW_LIMIT) return;
 
@@ -65,8 +72,8 @@ function linkPass(state: StateCore): void {
     const path = pathOf(f.href);
     const video = VIDEO_EXTENSIONS.some((e) => path.endsWith(e));
     if (!video && !IMAGE_EXTENSIONS.some((e) => path.endsWith(e))) continue;
-    const local = f.href.startsWith('/user_uploads/');
-    const src = local ? f.href : ctx.externalImageUrl?.(f.href);
+    const upload = uploadPath(f.href);
+    const src = upload ?? ctx.externalImageUrl?.(f.href);
     if (src === undefined) continue;
     const urlIsText = f.text === '' || f.text === f.href;
     const token = new state.Token('zpreview', '', 0);

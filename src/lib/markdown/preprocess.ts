@@ -22,6 +22,7 @@ export interface FenceFormatters {
 
 // Placeholder lines are a control character, the stash index, and the same character again.
 export const PLACEHOLDER_CHAR = '\u0001';
+// eslint-disable-next-line no-control-regex -- the control character is the point; preprocess strips it from input
 export const PLACEHOLDER_RE = /^\u0001(\d+)\u0001$/;
 
 const FENCE_RE = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+,\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?$/;
@@ -258,7 +259,8 @@ function fixQuoteBlocks(lines: string[]): string[] {
 }
 
 export function preprocess(source: string, fmt: FenceFormatters): Preprocessed {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  // Input never carries the placeholder character, so users cannot forge a placeholder.
+  const lines = source.replaceAll(PLACEHOLDER_CHAR, '').replace(/\r\n?/g, '\n').split('\n');
   const pass = new FencePass(fmt);
   let out = pass.run(separateHangingLists(lines));
   const listStarts = new Map<number, number>();
