@@ -63,7 +63,11 @@ function splitPlain(text: string, out: Piece[]): void {
   }
 }
 
-function hljsToPygments(html: string, quotes: boolean): string {
+// Languages whose Pygments lexer leaves plain text untagged (no n/p/o split), and the class
+// Pygments gives their braces.
+const PLAIN_TEXT_LANGUAGES: Record<string, string | undefined> = { latex: 'nb', markdown: undefined, plaintext: undefined };
+
+function hljsToPygments(html: string, quotes: boolean, language: string): string {
   const pieces: Piece[] = [];
   const scopes: string[] = [];
   const tagRe = /<span class="([^"]*)">|<\/span>/g;
@@ -79,7 +83,12 @@ function hljsToPygments(html: string, quotes: boolean): string {
         return;
       }
     }
-    splitPlain(text, pieces);
+    if (language in PLAIN_TEXT_LANGUAGES) {
+      const braces = PLAIN_TEXT_LANGUAGES[language];
+      for (const part of text.split(/([{}])/)) if (part) pieces.push({ cls: braces && /^[{}]$/.test(part) ? braces : undefined, text: part });
+    } else {
+      splitPlain(text, pieces);
+    }
   };
   for (const m of html.matchAll(tagRe)) {
     emit(html.slice(last, m.index));
@@ -95,7 +104,10 @@ function hljsToPygments(html: string, quotes: boolean): string {
     let text = p.text;
     let j = i + 1;
     while (j < pieces.length && (pieces[j] as Piece).cls === p.cls) text += (pieces[j++] as Piece).text;
-    const cls = p.cls === 'n' && PSEUDO_BUILTINS.has(text) ? 'bp' : p.cls;
+    let cls = p.cls === 'n' && PSEUDO_BUILTINS.has(text) ? 'bp' : p.cls;
+    // Pygments' Python lexer tags the space after `def` and `class` as whitespace.
+    const prev = pieces[i - 1];
+    if (language === 'python' && !cls && /^ +$/.test(text) && prev?.cls === 'k' && (prev.text === 'def' || prev.text === 'class')) cls = 'w';
     out += cls ? `<span class="${cls}">${textEscape(text, quotes)}</span>` : textEscape(text, quotes);
     i = j;
   }
@@ -117,7 +129,7 @@ function highlight(lang: string | undefined, text: string, quotes: boolean): str
   const name = lang ? (HLJS_ALIASES[lang] ?? lang) : undefined;
   if (name && hljs.getLanguage(name)) {
     try {
-      return hljsToPygments(hljs.highlight(text, { language: name, ignoreIllegals: true }).value, quotes);
+      return hljsToPygments(hljs.highlight(text, { language: name, ignoreIllegals: true }).value, quotes, (hljs.getLanguage(name)?.name ?? name).toLowerCase());
     } catch {
       // A grammar failure falls back to plain text rather than failing the message.
     }
