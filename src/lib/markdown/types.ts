@@ -42,6 +42,12 @@ export interface MarkdownContext {
   streamById(id: number): LinkableStream | undefined;
   realmEmoji(name: string): RealmEmoji | undefined;
   linkifiers: readonly Linkifier[];
+  // Optional parts. Absent means off.
+  translateEmoticons?: boolean; // the sender's setting: ":)" -> :smile:
+  // Rewrites an external image URL for an inline preview (an image proxy); when absent, only
+  // images on this server (/user_uploads/...) get previews, so clients never hotlink.
+  externalImageUrl?: (url: string) => string;
+  extraEmoji?: Readonly<Record<string, string>>; // server-wide image emoji: name -> image URL
 }
 
 export type WildcardMention = 'stream' | 'topic' | null;

@@ -1,0 +1,29 @@
+// TeX through KaTeX. Errors render as the source in a `tex-error` span, as in the reference.
+import katex from 'katex';
+import { escapeHtml } from './html.ts';
+
+// Bounds keep a hostile formula from expanding macros or sizes without limit.
+const OPTIONS = { throwOnError: true, strict: 'ignore', trust: false, maxExpand: 500, maxSize: 100 } as const;
+
+export function renderTex(tex: string, display: boolean): string | undefined {
+  try {
+    return katex.renderToString(tex, { ...OPTIONS, displayMode: display });
+  } catch {
+    return undefined;
+  }
+}
+
+// A ```math block: each paragraph is a separate display formula.
+export function formatMathBlock(text: string): string {
+  return text
+    .split('\n\n')
+    .map((para) => renderTex(para, true) ?? `<span class="tex-error">${escapeHtml(para, true)}</span>`)
+    .join('\n\n');
+}
+
+// Inline $$...$$: the error keeps the dollars.
+export function formatInlineTex(body: string): { html: string; ok: boolean } {
+  const html = renderTex(body, false);
+  if (html !== undefined) return { html, ok: true };
+  return { html: `<span class="tex-error">${escapeHtml('$$' + body + '$$')}</span>`, ok: false };
+}
