@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { RecordingHub, type EventHub } from './events/hub.ts';
+import type { ParleyEvent } from './events/types.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -19,14 +20,29 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function createServer(config: Config, opts: { log?: Logger; events?: EventHub } = {}): Promise<Server> {
+export interface ServerOptions {
+  log?: Logger;
+  /** Sees every published event with its receivers (tests record them through this). */
+  onPublish?: (event: ParleyEvent, userIds: readonly number[]) => void;
+}
+
+export async function createServer(config: Config, opts: ServerOptions = {}): Promise<Server> {
   const log = opts.log ?? createLogger(config.logLevel);
   const db = await openDatabase(config);
+  const hub: EventHub = new RecordingHub();
+  const onPublish = opts.onPublish;
   const app: AppContext = {
     config,
     db,
     log,
-    events: opts.events ?? new RecordingHub(),
+    events: onPublish
+      ? {
+          publish(event, userIds) {
+            onPublish(event, userIds);
+            hub.publish(event, userIds);
+          },
+        }
+      : hub,
     startedAt: Math.floor(Date.now() / 1000),
   };
   const fastify = Fastify({

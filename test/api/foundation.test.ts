@@ -81,3 +81,19 @@ test('errors: unknown stream, member calling an admin operation, long topic, mal
   assert.equal(missing.body.code, 'REQUEST_VARIABLE_MISSING');
   assert.equal(missing.body.var_name, 'num_before');
 });
+
+test('sending a stream message publishes a message event to its subscribers with their flags', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  s.published.length = 0;
+  const { id } = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'hi', content: 'hello' });
+  const events = s.published.filter((p) => p.event.type === 'message');
+  assert.deepEqual(
+    events.map((e) => [e.event.message.id, e.event.flags, e.userIds]),
+    [
+      [id, ['read'], [s.owner.id]],
+      [id, [], [alice.id]],
+    ],
+  );
+});

@@ -31,6 +31,8 @@ export interface TestServer {
   baseUrl: string;
   config: Config;
   owner: Account;
+  /** Every event published since the server started, with its receivers, oldest first. */
+  published: { event: Record<string, any>; userIds: number[] }[];
   /** Calls the API as `as` (or anonymously with `as: null`), checking 2xx bodies against the reference. */
   api(method: string, apiPath: string, params?: Params, opts?: { as?: Account | null; host?: string }): Promise<ApiResponse>;
   /** Like api(), but asserts success and returns the body. */
@@ -82,7 +84,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     { host: '127.0.0.1', port: '0', 'data-dir': dataDir, ...(tempPg ? { 'database-url': tempPg.url } : {}) },
     { ...opts.env, EXTERNAL_HOST: 'localhost' },
   );
-  const server = await createServer(config, { log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const published: TestServer['published'] = [];
+  const server = await createServer(config, {
+    log: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    onPublish: (event, userIds) => published.push({ event, userIds: [...userIds] }),
+  });
   const baseUrl = await server.listen();
   const port = new URL(baseUrl).port;
   const r = await checkCreateRealm(server.app, {
@@ -147,6 +153,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     baseUrl,
     config,
     owner,
+    published,
     api,
     ok,
     createUser,
