@@ -138,7 +138,46 @@ export interface DefaultStreamsTable {
   stream_id: number;
 }
 
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  file_name: string;
+  author_id: number | null;
+  deactivated: Flag;
+  date_created: number;
+}
+
+export interface RealmLinkifiersTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  order: number;
+}
+
+export interface AttachmentsTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  /** "<realm id>/<random>/<sanitized file name>", the part of the URL after /user_uploads/. */
+  path_id: string;
+  file_name: string;
+  size: number;
+  content_type: string;
+  create_time: number;
+}
+
+export interface AttachmentMessagesTable {
+  attachment_id: number;
+  message_id: number;
+}
+
 export interface Database {
+  realm_emoji: RealmEmojiTable;
+  realm_linkifiers: RealmLinkifiersTable;
+  attachments: AttachmentsTable;
+  attachment_messages: AttachmentMessagesTable;
   default_streams: DefaultStreamsTable;
   realms: RealmsTable;
   users: UsersTable;
