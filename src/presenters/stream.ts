@@ -18,6 +18,10 @@ export interface StreamJson {
   stream_weekly_traffic: number | null;
   can_remove_subscribers_group_id: number;
   can_remove_subscribers_group: number;
+  // Fields of the newer reference that its clients require; fixed values at our feature level.
+  can_subscribe_group: { direct_members: number[]; direct_subgroups: number[] };
+  is_archived: boolean;
+  is_recently_active: boolean;
 }
 
 const WEEK = 7 * 24 * 3600;
@@ -46,6 +50,9 @@ export function presentStream(stream: Stream, traffic: number | null): StreamJso
     stream_weekly_traffic: traffic,
     can_remove_subscribers_group_id: stream.can_remove_subscribers_group_id,
     can_remove_subscribers_group: stream.can_remove_subscribers_group_id,
+    can_subscribe_group: { direct_members: [], direct_subgroups: [] },
+    is_archived: stream.deactivated === 1,
+    is_recently_active: traffic === null || traffic > 0,
   };
 }
 

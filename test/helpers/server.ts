@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import pg from 'pg';
 import { createServer, type Server } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -71,6 +72,21 @@ async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(
   };
 }
 
+/** node:http rather than fetch, which will not send a Host header of our choosing. */
+function httpRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
 export interface StartOptions {
   env?: Record<string, string>;
   dataDir?: string;
@@ -114,8 +130,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       body = form.toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const res = await fetch(url, { method, headers, body });
-    const text = await res.text();
+    const res = await httpRequest(url, method, headers, body);
+    const text = res.text;
     let json: ApiResponse['body'];
     try {
       json = JSON.parse(text) as ApiResponse['body'];
