@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from './app.ts';
 import { ConfigError, loadConfig, parseFlags, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { moveSqliteToPostgres } from './db/move.ts';
 import { countRealms } from './db/queries/realms.ts';
 import { checkCreateRealm } from './actions/realms.ts';
 import { RecordingHub } from './events/hub.ts';
@@ -15,6 +16,7 @@ const USAGE = `Usage:
   parley serve [--host H] [--port P] [--data-dir D] [--create-first-realm]
   parley create-realm --name N [--subdomain S] --owner-email E --owner-name N
                       [--owner-password P] [--data-dir D] [--json]
+  parley move-to-postgres --database-url postgres://... [--data-dir D]
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, EXTERNAL_HOST, LOG_LEVEL (see .env.example).`;
 
@@ -91,6 +93,13 @@ async function createRealm(config: Config, flags: Record<string, string>): Promi
   }
 }
 
+async function moveToPostgres(config: Config): Promise<void> {
+  if (!config.databaseUrl) throw new ConfigError('--database-url (or DATABASE_URL) names the PostgreSQL database to move into');
+  const report = await moveSqliteToPostgres(config.dataDir, config.databaseUrl);
+  for (const t of report.tables) process.stdout.write(`${t.name}: ${t.rows} rows\n`);
+  process.stdout.write(`Moved ${config.dataDir}/parley.db into PostgreSQL. Start the server with DATABASE_URL set.\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const { flags, positionals } = parseFlags(argv);
   const command = positionals[0];
@@ -104,6 +113,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(config, flags);
     case 'create-realm':
       return createRealm(config, flags);
+    case 'move-to-postgres':
+      return moveToPostgres(config);
     default:
       throw new ConfigError(`Unknown command '${command}'.\n${USAGE}`);
   }

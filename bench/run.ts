@@ -1,0 +1,26 @@
+// npm run bench [name...]: runs the benchmarks in bench/ one after another (each is also a
+// standalone script: `npx tsx bench/<name>.ts`). Figures go to stdout.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const all = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
+  .map((f) => f.slice(0, -3))
+  .sort();
+const wanted = process.argv.slice(2);
+const chosen = wanted.length ? all.filter((b) => wanted.includes(b)) : all;
+if (chosen.length === 0) {
+  process.stderr.write(`No benchmark named ${wanted.join(', ')}; there are: ${all.join(', ')}\n`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of chosen) {
+  process.stdout.write(`\n== bench/${name}.ts\n`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
