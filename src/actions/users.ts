@@ -59,7 +59,10 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
 async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
   const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
-  scope.emit({ type: 'realm_user', op: 'add', person: { ...person, profile_data: {} } }, await activeUserIdsInRealm(scope.tx, realm.id));
+  scope.emit(
+    { type: 'realm_user', op: 'add', person: { ...person, profile_data: {} }, avatar_external: user.avatar_source !== 'U' },
+    await activeUserIdsInRealm(scope.tx, realm.id),
+  );
 }
 
 export async function checkCreateUserByAdmin(

@@ -15,6 +15,7 @@ import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
 import { runAction } from '../action.ts';
+import type { MessageEvent } from '../../events/families/message.ts';
 
 export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
 
@@ -135,7 +136,10 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
           raw_content: content,
           sender_queue_id: input.senderQueueId,
           local_message_id: input.localId,
-        },
+          sender_avatar_external: sender.avatar_source !== 'U',
+          realm_id: realm.id,
+          public_stream: a.type === 'stream' && !a.stream.invite_only,
+        } satisfies MessageEvent,
         userIds.filter((u) => activeReceivers.has(u)),
       );
     }
