@@ -3,13 +3,25 @@ import type { StreamJson } from '../../presenters/stream.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
 
-export type StreamEvent = BaseEvent & { type: 'stream'; op: 'create'; streams: StreamJson[] };
+export type StreamEvent =
+  | (BaseEvent & { type: 'stream'; op: 'create'; streams: StreamJson[] })
+  | (BaseEvent & { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown });
+
+/** Every copy of a stream's data a snapshot holds. */
+function streamCopies(state: State, streamId: number): Record<string, unknown>[] {
+  const lists = ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams'];
+  return lists.flatMap((k) => (Array.isArray(state[k]) ? (state[k] as Named[]).filter((s) => s.stream_id === streamId) : []));
+}
 
 type Named = { stream_id: number; name: string } & Record<string, unknown>;
 const byName = (a: Named, b: Named): number => a.name.localeCompare(b.name);
 
 function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   const e = event as StreamEvent;
+  if (e.op === 'update') {
+    for (const copy of streamCopies(state, e.stream_id)) copy[e.property] = e.value;
+    return;
+  }
   if (e.op !== 'create') return;
   if (Array.isArray(state.streams)) {
     const streams = state.streams as Named[];

@@ -70,6 +70,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
     for (const { stream_id } of e.subscriptions) {
       const gone = l.subs.find((s) => s.stream_id === stream_id);
       l.subs = without(l.subs, stream_id);
+      if (gone?.subscribers) gone.subscribers = gone.subscribers.filter((id) => id !== client.userId);
       if (gone) l.unsubscribed = [...without(l.unsubscribed, stream_id), gone];
     }
   } else {
