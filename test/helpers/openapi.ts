@@ -37,7 +37,9 @@ let operations: Operation[] | null | undefined;
  * false` is dropped, as the spec keeps fields the newer reference renamed.
  */
 let keepClosed = false;
-const SPEC_ONLY_FIELDS = ['can_remove_subscribers_group_id', 'is_billing_admin'];
+// local_message_id: the reference server adds it to the sending client's message event without
+// documenting it.
+const SPEC_ONLY_FIELDS = ['can_remove_subscribers_group_id', 'is_billing_admin', 'local_message_id'];
 
 function relax(node: unknown, nullableProps: Set<string> = new Set()): unknown {
   if (Array.isArray(node)) return node.map((n) => relax(n, nullableProps));
