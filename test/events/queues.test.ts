@@ -44,9 +44,9 @@ test('rendered content with apply_markdown, and local_message_id only on the sen
     const bob = await s.createUser('Bob');
     const mine = await s.ok('POST', '/api/v1/register', { apply_markdown: true, client_external_avatar: false, event_types: ['message'] });
     const other = await s.ok('POST', '/api/v1/register', { event_types: ['message'] });
-    await sendDm(s, [bob], 'hi **there**', s.owner, { queue_id: mine.queue_id, local_id: '12.01' });
+    await sendDm(s, [bob], 'a < b', s.owner, { queue_id: mine.queue_id, local_id: '12.01' });
     const a = (await poll(s, s.owner, mine.queue_id, -1)).events;
-    assert.equal(a[0].message.content, '<p>hi <strong>there</strong></p>');
+    assert.equal(a[0].message.content, '<p>a &lt; b</p>');
     assert.equal(a[0].message.content_type, 'text/html');
     assert.match(a[0].message.avatar_url, /^https:/);
     assert.equal(a[0].local_message_id, '12.01');
