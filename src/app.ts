@@ -5,7 +5,8 @@ import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
-import { RecordingHub, type EventHub } from './events/hub.ts';
+import { QueueManager } from './events/manager.ts';
+import { restoreQueues, saveQueues } from './events/store.ts';
 import type { ParleyEvent } from './events/types.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { registerRoutes } from './http/route.ts';
@@ -29,7 +30,10 @@ export interface ServerOptions {
 export async function createServer(config: Config, opts: ServerOptions = {}): Promise<Server> {
   const log = opts.log ?? createLogger(config.logLevel);
   const db = await openDatabase(config);
-  const hub: EventHub = new RecordingHub();
+  const queues = new QueueManager({ timeoutSeconds: config.eventQueueTimeoutSeconds, heartbeatSeconds: config.heartbeatSeconds, log });
+  const restored = await restoreQueues(db, queues, log);
+  if (restored > 0) log.info({ restored }, 'restored saved event queues');
+  const hub = queues;
   const onPublish = opts.onPublish;
   const app: AppContext = {
     config,
@@ -43,6 +47,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
           },
         }
       : hub,
+    queues,
     startedAt: Math.floor(Date.now() / 1000),
   };
   const fastify = Fastify({
@@ -67,7 +72,11 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       return fastify.listen({ host: config.host, port: config.port });
     },
     async close() {
+      // Answer the waiting long-polls first: fastify waits for requests in flight.
+      queues.stop();
       await fastify.close();
+      const saved = await saveQueues(db, queues);
+      if (saved > 0) log.info({ saved }, 'saved event queues');
       await db.close();
     },
   };

@@ -79,7 +79,7 @@ async function createRealm(config: Config, flags: Record<string, string>): Promi
   const log = createLogger('silent');
   const db = await openDatabase(config);
   try {
-    const app: AppContext = { config, db, log, events: new RecordingHub(), startedAt: Math.floor(Date.now() / 1000) };
+    const app: AppContext = { config, db, log, events: new RecordingHub(), queues: null, startedAt: Math.floor(Date.now() / 1000) };
     const r = await checkCreateRealm(app, input);
     const url = realmUrl(config, { subdomain: input.subdomain.trim().toLowerCase() });
     const user = await db.kysely.selectFrom('users').select('email').where('id', '=', r.userId).executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { EventHub } from './events/hub.ts';
+import type { QueueManager } from './events/manager.ts';
 import type { Logger } from './log.ts';
 
 export interface AppContext {
@@ -9,6 +10,8 @@ export interface AppContext {
   db: Db;
   log: Logger;
   events: EventHub;
+  /** This process's event queues; null in commands that do not serve (create-realm). */
+  queues: QueueManager | null;
   /** Seconds since the epoch when this process started (`server_generation`). */
   startedAt: number;
 }

@@ -12,6 +12,7 @@ import { realmSettings } from '../lib/realm.ts';
 import { checkStreamName } from '../lib/validate.ts';
 import { presentStream, presentSubscription } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
+import { notificationDefaults } from '../events/state/subscription.ts';
 import { newSubscriptionRow } from './realms.ts';
 import { doCreateStream } from './streams.ts';
 
@@ -139,9 +140,8 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
     canRemoveSubscribersGroupId: groupId,
     creatorId: caller.id,
   });
-  if (!stream.invite_only) {
-    scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, await usersWhoCanSeeStream(scope.tx, stream));
-  }
+  // Administrators see every stream; a private stream's subscribers hear of it when they join.
+  scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, await usersWhoCanSeeStream(scope.tx, stream));
   return stream;
 }
 
@@ -156,11 +156,14 @@ export async function doSubscribe(scope: ActionScope, realm: Realm, stream: Stre
   }
   const sub = (await subscription(scope.tx, user.id, stream.id))!;
   const subscribers = (await subscriberIds(scope.tx, [stream.id])).get(stream.id) ?? [];
-  if (stream.invite_only && justCreated) {
+  if (stream.invite_only && justCreated && !isAdmin(user)) {
     // A new private stream becomes visible to its first subscribers (and admins) now.
     scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, [user.id]);
   }
-  scope.emit({ type: 'subscription', op: 'add', subscriptions: [{ ...presentSubscription(stream, sub, null), subscribers }] }, [user.id]);
+  scope.emit(
+    { type: 'subscription', op: 'add', subscriptions: [{ ...presentSubscription(stream, sub, null), subscribers }], notification_defaults: notificationDefaults(user) },
+    [user.id],
+  );
   const peers = (await usersWhoCanSeeStream(scope.tx, stream)).filter((id) => id !== user.id);
   scope.emit({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [user.id] }, peers);
   void realm;

@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
-import { isAdmin, isOwner, requireAdmin } from '../lib/access.ts';
+import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
+import { subscriptionsOfUser } from '../db/queries/streams.ts';
 import { newApiKey, hashPassword } from '../lib/apikey.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { ROLE, ROLES } from '../lib/limits.ts';
@@ -56,10 +57,22 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
   return { id, apiKey };
 }
 
+/** Subscriber lists count active users only: the user's streams gain or lose them as a subscriber. */
+async function emitPeerChanges(scope: ActionScope, userId: number, op: 'peer_add' | 'peer_remove'): Promise<void> {
+  for (const { stream } of await subscriptionsOfUser(scope.tx, userId)) {
+    const audience = (await usersWhoCanSeeStream(scope.tx, stream)).filter((id) => id !== userId);
+    scope.emit({ type: 'subscription', op, stream_ids: [stream.id], user_ids: [userId] }, audience);
+  }
+}
+
 async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
   const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
-  scope.emit({ type: 'realm_user', op: 'add', person: { ...person, profile_data: {} } }, await activeUserIdsInRealm(scope.tx, realm.id));
+  scope.emit(
+    { type: 'realm_user', op: 'add', person: { ...person, profile_data: {} }, avatar_external: user.avatar_source !== 'U' },
+    await activeUserIdsInRealm(scope.tx, realm.id),
+  );
+  await emitPeerChanges(scope, userId, 'peer_add');
 }
 
 export async function checkCreateUserByAdmin(
@@ -123,6 +136,7 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
       throw new ApiError('Cannot deactivate the only organization owner', 'BAD_REQUEST');
     }
     const recipients = await activeUserIdsInRealm(scope.tx, target.realm_id);
+    await emitPeerChanges(scope, target.id, 'peer_remove');
     await updateUser(scope.tx, target.id, { is_active: 0 });
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);

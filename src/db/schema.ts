@@ -189,6 +189,7 @@ export interface Database {
   user_groups: UserGroupsTable;
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;
+  saved_event_queues: SavedEventQueuesTable;
 }
 
 export type Realm = Selectable<RealmsTable>;
@@ -200,3 +201,11 @@ export type Subscription = Selectable<SubscriptionsTable>;
 export type Message = Selectable<MessagesTable>;
 export type Recipient = Selectable<RecipientsTable>;
 export type UserGroup = Selectable<UserGroupsTable>;
+
+/** Event queues saved by a graceful shutdown; the next start restores and deletes them. */
+export interface SavedEventQueuesTable {
+  queue_id: string;
+  user_id: number;
+  data: string;
+  saved_at: number;
+}

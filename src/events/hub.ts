@@ -1,4 +1,5 @@
-// Where actions hand their events, after their transaction has committed.
+// Where actions hand their events, after their transaction has committed. In one process the
+// queue manager (manager.ts) is the hub; a multi-process bus publishes to every process's manager.
 import type { ParleyEvent } from './types.ts';
 
 export interface EventHub {
@@ -6,7 +7,7 @@ export interface EventHub {
   publish(event: ParleyEvent, userIds: readonly number[]): void;
 }
 
-/** Keeps published events in memory; useful until queues exist, and in tests. */
+/** Keeps published events in memory: for commands that run outside a serving process. */
 export class RecordingHub implements EventHub {
   readonly published: { event: ParleyEvent; userIds: number[] }[] = [];
   publish(event: ParleyEvent, userIds: readonly number[]): void {

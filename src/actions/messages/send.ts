@@ -5,7 +5,7 @@ import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../
 import { dmRecipient } from '../../db/queries/recipients.ts';
 import { subscriberIds, subscription } from '../../db/queries/streams.ts';
 import { usersByIds } from '../../db/queries/users.ts';
-import { canPostToStream, canSeeStream } from '../../lib/access.ts';
+import { canPostToStream, canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
 import { LIMITS } from '../../lib/limits.ts';
@@ -15,6 +15,7 @@ import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
 import { runAction } from '../action.ts';
+import type { MessageEvent } from '../../events/families/message.ts';
 
 export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
 
@@ -101,7 +102,12 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       has_attachment: rendered.uploadPaths.length > 0 ? 1 : 0,
       has_image: rendered.hasImage ? 1 : 0,
     });
-    if (a.type === 'stream') await setStreamFirstMessage(scope.tx, a.stream.id, id);
+    if (a.type === 'stream' && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
+      scope.emit(
+        { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: a.stream.id, name: a.stream.name },
+        await usersWhoCanSeeStream(scope.tx, a.stream),
+      );
+    }
 
     const mentioned = new Set(rendered.mentionedUserIds);
     const flagsByUser = new Map<number, number>();
@@ -135,7 +141,10 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
           raw_content: content,
           sender_queue_id: input.senderQueueId,
           local_message_id: input.localId,
-        },
+          sender_avatar_external: sender.avatar_source !== 'U',
+          realm_id: realm.id,
+          public_stream: a.type === 'stream' && !a.stream.invite_only,
+        } satisfies MessageEvent,
         userIds.filter((u) => activeReceivers.has(u)),
       );
     }

@@ -31,8 +31,10 @@ export async function userMessageFlags(db: Q, userId: number, messageIds: readon
   return new Map(rows.map((r) => [r.message_id, r.flags]));
 }
 
-export async function setStreamFirstMessage(tx: Tx, streamId: number, messageId: number): Promise<void> {
-  await tx.updateTable('streams').set({ first_message_id: messageId }).where('id', '=', streamId).where('first_message_id', 'is', null).execute();
+/** Records a stream's first message; true when this message was the first. */
+export async function setStreamFirstMessage(tx: Tx, streamId: number, messageId: number): Promise<boolean> {
+  const r = await tx.updateTable('streams').set({ first_message_id: messageId }).where('id', '=', streamId).where('first_message_id', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 export interface ReactionRow {

@@ -1,0 +1,17 @@
+// Event families by event type. A family not listed here passes its events through unchanged.
+import type { EventFamily } from '../family.ts';
+import { deleteMessageFamily, linkifiersFamily, userSettingsFamily } from './legacy.ts';
+import { messageFamily } from './message.ts';
+import { realmUserFamily } from './realm_user.ts';
+import { streamFamily } from './stream.ts';
+import { subscriptionFamily } from './subscription.ts';
+
+export const families: Record<string, EventFamily> = {
+  message: messageFamily,
+  subscription: subscriptionFamily,
+  stream: streamFamily,
+  realm_user: realmUserFamily,
+  user_settings: userSettingsFamily,
+  delete_message: deleteMessageFamily,
+  realm_linkifiers: linkifiersFamily,
+};

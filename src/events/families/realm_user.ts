@@ -1,0 +1,64 @@
+// realm_user events: users joining (or reactivated), changing, and being deactivated.
+import { ROLE } from '../../lib/limits.ts';
+import type { UserJson } from '../../presenters/user.ts';
+import type { ClientOptions, EventFamily, State } from '../family.ts';
+import type { BaseEvent } from '../types.ts';
+
+export type RealmUserEvent =
+  | (BaseEvent & {
+      type: 'realm_user';
+      op: 'add';
+      person: UserJson;
+      /** Internal: the avatar comes from the external service (null for client_external_avatar). */
+      avatar_external?: boolean;
+    })
+  | (BaseEvent & { type: 'realm_user'; op: 'update'; person: { user_id: number } & Record<string, unknown> })
+  | (BaseEvent & { type: 'realm_user'; op: 'remove'; person: { user_id: number; full_name: string } });
+
+type Person = { user_id: number } & Record<string, unknown>;
+
+/** The role flags a client derives from `role`. */
+export function roleFlags(role: number): { is_owner: boolean; is_admin: boolean; is_guest: boolean } {
+  return { is_owner: role === ROLE.OWNER, is_admin: role <= ROLE.ADMINISTRATOR, is_guest: role === ROLE.GUEST };
+}
+
+const byId = (a: Person, b: Person): number => a.user_id - b.user_id;
+
+function apply(state: State, event: BaseEvent, client: ClientOptions): void {
+  const e = event as RealmUserEvent;
+  if (e.op === 'update' && e.person.user_id === client.userId) {
+    if (typeof e.person.full_name === 'string' && 'full_name' in state) state.full_name = e.person.full_name;
+    if (typeof e.person.role === 'number' && 'is_admin' in state) {
+      Object.assign(state, roleFlags(e.person.role), { is_moderator: e.person.role <= ROLE.MODERATOR });
+    }
+  }
+  if (!Array.isArray(state.realm_users)) return;
+  let active = state.realm_users as Person[];
+  let inactive = (state.realm_non_active_users ?? []) as Person[];
+  const id = e.person.user_id;
+  if (e.op === 'add') {
+    active = [...active.filter((p) => p.user_id !== id), { ...e.person }];
+    inactive = inactive.filter((p) => p.user_id !== id);
+  } else if (e.op === 'remove') {
+    const gone = active.find((p) => p.user_id === id);
+    active = active.filter((p) => p.user_id !== id);
+    if (gone) inactive = [...inactive.filter((p) => p.user_id !== id), { ...gone, is_active: false }];
+  } else {
+    for (const p of [...active, ...inactive]) {
+      if (p.user_id !== id) continue;
+      Object.assign(p, e.person);
+      if (typeof e.person.role === 'number') Object.assign(p, roleFlags(e.person.role));
+    }
+  }
+  state.realm_users = active.sort(byId);
+  if ('realm_non_active_users' in state) state.realm_non_active_users = inactive.sort(byId);
+}
+
+function forClient(event: BaseEvent, client: ClientOptions): BaseEvent[] {
+  const e = event as RealmUserEvent;
+  if (e.op !== 'add' || e.avatar_external === undefined) return [event];
+  const { avatar_external: external, ...rest } = e;
+  return [external && client.clientExternalAvatar ? { ...rest, person: { ...rest.person, avatar_url: null } } : rest];
+}
+
+export const realmUserFamily: EventFamily = { forClient, apply };

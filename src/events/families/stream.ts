@@ -1,0 +1,42 @@
+// Stream events: streams becoming visible to a user (created, or a private stream joined).
+import type { StreamJson } from '../../presenters/stream.ts';
+import type { ClientOptions, EventFamily, State } from '../family.ts';
+import type { BaseEvent } from '../types.ts';
+
+export type StreamEvent =
+  | (BaseEvent & { type: 'stream'; op: 'create'; streams: StreamJson[] })
+  | (BaseEvent & { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown });
+
+/** Every copy of a stream's data a snapshot holds. */
+function streamCopies(state: State, streamId: number): Record<string, unknown>[] {
+  const lists = ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams'];
+  return lists.flatMap((k) => (Array.isArray(state[k]) ? (state[k] as Named[]).filter((s) => s.stream_id === streamId) : []));
+}
+
+type Named = { stream_id: number; name: string } & Record<string, unknown>;
+const byName = (a: Named, b: Named): number => a.name.localeCompare(b.name);
+
+function apply(state: State, event: BaseEvent, client: ClientOptions): void {
+  const e = event as StreamEvent;
+  if (e.op === 'update') {
+    for (const copy of streamCopies(state, e.stream_id)) copy[e.property] = e.value;
+    return;
+  }
+  if (e.op !== 'create') return;
+  if (Array.isArray(state.streams)) {
+    const streams = state.streams as Named[];
+    for (const s of e.streams) if (!streams.some((x) => x.stream_id === s.stream_id)) streams.push({ ...s });
+    streams.sort((a, b) => a.stream_id - b.stream_id);
+  }
+  if (Array.isArray(state.never_subscribed)) {
+    const never = state.never_subscribed as Named[];
+    const known = new Set([...(state.subscriptions as Named[]), ...((state.unsubscribed ?? []) as Named[]), ...never].map((s) => s.stream_id));
+    for (const s of e.streams) {
+      if (known.has(s.stream_id)) continue;
+      never.push(client.includeSubscribers ? { ...s, subscribers: [] } : { ...s });
+    }
+    never.sort(byName);
+  }
+}
+
+export const streamFamily: EventFamily = { apply };

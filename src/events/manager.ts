@@ -1,0 +1,202 @@
+// The event queues of this process: creating and finding them, delivering published events to
+// the queues that want them, long-polls with heartbeats, and collecting idle queues.
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '../lib/errors.ts';
+import type { Logger } from '../log.ts';
+import type { ClientOptions } from './family.ts';
+import { families } from './families/index.ts';
+import { narrowAccepts, type MessageEvent } from './families/message.ts';
+import type { EventHub } from './hub.ts';
+import { EventQueue, type QueueData } from './queue.ts';
+import type { BaseEvent, ParleyEvent, QueuedEvent } from './types.ts';
+
+export interface QueueManagerOptions {
+  /** Seconds without a register or fetch before a queue is collected. */
+  timeoutSeconds: number;
+  /** Seconds a long-poll waits before a heartbeat answers it (varied by up to 10%). */
+  heartbeatSeconds: number;
+  log: Logger;
+}
+
+export function badQueue(queueId: string): ApiError {
+  return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+}
+
+/** The events one client gets for a published event, after its family reshaped them. */
+export function clientForms(event: BaseEvent, client: ClientOptions): BaseEvent[] {
+  const family = families[event.type];
+  return family?.forClient ? family.forClient(event, client) : [event];
+}
+
+export class QueueManager implements EventHub {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  /** Queues with all_public_streams, by realm: they get public stream messages they did not receive. */
+  private readonly publicStreams = new Map<number, Set<EventQueue>>();
+  private gcTimer: NodeJS.Timeout | null = null;
+  private readonly heartbeats = new Map<EventQueue, NodeJS.Timeout>();
+
+  constructor(private readonly opts: QueueManagerOptions) {
+    const every = Math.min(60_000, Math.max(250, (opts.timeoutSeconds * 1000) / 4));
+    this.gcTimer = setInterval(() => this.collect(), every);
+    this.gcTimer.unref();
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  create(client: Omit<ClientOptions, 'queueId'>, eventTypes: string[] | null): EventQueue {
+    const id = `${Date.now().toString(36)}:${randomBytes(8).toString('hex')}`;
+    const data: QueueData = { id, client: { ...client, queueId: id }, eventTypes, events: [], lastEventId: -1, lastActivity: Date.now() };
+    return this.add(data);
+  }
+
+  private add(data: QueueData): EventQueue {
+    const q = new EventQueue(data);
+    this.queues.set(data.id, q);
+    let set = this.byUser.get(data.client.userId);
+    if (!set) this.byUser.set(data.client.userId, (set = new Set()));
+    set.add(q);
+    if (data.client.allPublicStreams) {
+      let pub = this.publicStreams.get(data.client.realmId);
+      if (!pub) this.publicStreams.set(data.client.realmId, (pub = new Set()));
+      pub.add(q);
+    }
+    return q;
+  }
+
+  private expired(q: EventQueue, now: number): boolean {
+    return q.waiter === null && now - q.data.lastActivity > this.opts.timeoutSeconds * 1000;
+  }
+
+  /** The user's queue, or BAD_EVENT_QUEUE_ID for an unknown, collected or someone else's queue. */
+  get(queueId: string, userId: number): EventQueue {
+    const q = this.queues.get(queueId);
+    if (!q || q.data.client.userId !== userId) throw badQueue(queueId);
+    if (this.expired(q, Date.now())) {
+      this.remove(q);
+      throw badQueue(queueId);
+    }
+    return q;
+  }
+
+  remove(q: EventQueue): void {
+    q.release();
+    this.stopHeartbeat(q);
+    this.queues.delete(q.id);
+    this.byUser.get(q.data.client.userId)?.delete(q);
+    if (this.byUser.get(q.data.client.userId)?.size === 0) this.byUser.delete(q.data.client.userId);
+    this.publicStreams.get(q.data.client.realmId)?.delete(q);
+  }
+
+  publish(event: ParleyEvent, userIds: readonly number[]): void {
+    const seen = new Set<EventQueue>();
+    for (const userId of userIds) {
+      for (const q of this.byUser.get(userId) ?? []) {
+        seen.add(q);
+        this.deliver(q, event);
+      }
+    }
+    const m = event as MessageEvent;
+    if (event.type === 'message' && m.public_stream && m.message.type === 'stream') {
+      for (const q of this.publicStreams.get(m.realm_id) ?? []) {
+        // A message the user did not receive has no flags for them.
+        if (!seen.has(q)) this.deliver(q, { ...m, flags: [] });
+      }
+    }
+  }
+
+  private deliver(q: EventQueue, event: BaseEvent): void {
+    const client = q.data.client;
+    if (event.type === 'message' && client.narrow.length > 0 && !narrowAccepts(client.narrow, event as MessageEvent, client.userId)) return;
+    for (const form of clientForms(event, client)) {
+      if (q.wants(form.type)) q.push(form);
+    }
+  }
+
+  /**
+   * Answers with the events newer than `lastEventId`: at once when there are some (or with
+   * `dontBlock`), else when one arrives or a heartbeat is due. `onClose` registers a callback
+   * for the client going away.
+   */
+  wait(q: EventQueue, lastEventId: number | undefined, dontBlock: boolean, onClose: (fn: () => void) => void): Promise<QueuedEvent[]> {
+    if (lastEventId !== undefined) q.prune(lastEventId);
+    q.data.lastActivity = Date.now();
+    const after = lastEventId ?? -1;
+    const ready = q.newerThan(after);
+    // A newer poll on the same queue ends the older one.
+    q.release();
+    this.stopHeartbeat(q);
+    if (ready.length > 0 || dontBlock) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      const waiter = {
+        lastEventId: after,
+        respond: (events: QueuedEvent[]) => {
+          this.stopHeartbeat(q);
+          q.data.lastActivity = Date.now();
+          resolve(events);
+        },
+      };
+      q.waiter = waiter;
+      const jitter = 0.9 + Math.random() * 0.2;
+      const timer = setTimeout(() => {
+        this.heartbeats.delete(q);
+        if (q.waiter === waiter) {
+          q.push({ type: 'heartbeat' });
+          q.flush();
+        }
+      }, this.opts.heartbeatSeconds * 1000 * jitter);
+      this.heartbeats.set(q, timer);
+      onClose(() => {
+        if (q.waiter !== waiter) return;
+        q.waiter = null;
+        this.stopHeartbeat(q);
+        q.data.lastActivity = Date.now();
+      });
+    });
+  }
+
+  private stopHeartbeat(q: EventQueue): void {
+    const t = this.heartbeats.get(q);
+    if (t) clearTimeout(t);
+    this.heartbeats.delete(q);
+  }
+
+  /** Removes the queues idle longer than the timeout. */
+  collect(now = Date.now()): number {
+    let n = 0;
+    for (const q of this.queues.values()) {
+      if (this.expired(q, now)) {
+        this.remove(q);
+        n++;
+      }
+    }
+    if (n > 0) this.opts.log.debug({ collected: n, left: this.queues.size }, 'collected idle event queues');
+    return n;
+  }
+
+  /** Stops timers and answers every waiting poll, so a shutdown is not held up by long-polls. */
+  stop(): void {
+    if (this.gcTimer) clearInterval(this.gcTimer);
+    this.gcTimer = null;
+    for (const q of this.queues.values()) {
+      this.stopHeartbeat(q);
+      q.release();
+    }
+  }
+
+  /** Every queue's data, for saving across a restart. */
+  save(): QueueData[] {
+    return [...this.queues.values()].map((q) => q.data);
+  }
+
+  /** Takes back saved queues; the downtime does not count as the clients' idleness. */
+  restore(saved: QueueData[]): void {
+    const now = Date.now();
+    for (const data of saved) {
+      if (this.queues.has(data.id)) continue;
+      this.add({ ...data, lastActivity: now });
+    }
+  }
+}

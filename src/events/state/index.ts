@@ -1,0 +1,24 @@
+// The register snapshot groups, by the event type that names them in `fetch_event_types`.
+// Adding a group is one line here.
+import { defaultStreamsGroup } from './default_streams.ts';
+import { messageGroup, unreadGroup } from './message.ts';
+import { realmGroup } from './realm.ts';
+import { realmUserGroup } from './realm_user.ts';
+import { recentPrivateConversationsGroup } from './recent_private_conversations.ts';
+import { realmUserSettingsDefaultsGroup, stopWordsGroup, userSettingsGroup } from './settings.ts';
+import { streamGroup, subscriptionGroup } from './subscription.ts';
+import type { SnapshotGroup } from './types.ts';
+
+export const snapshotGroups: Record<string, SnapshotGroup> = {
+  realm: realmGroup,
+  realm_user: realmUserGroup,
+  subscription: subscriptionGroup,
+  stream: streamGroup,
+  message: messageGroup,
+  update_message_flags: unreadGroup,
+  recent_private_conversations: recentPrivateConversationsGroup,
+  default_streams: defaultStreamsGroup,
+  stop_words: stopWordsGroup,
+  user_settings: userSettingsGroup,
+  realm_user_settings_defaults: realmUserSettingsDefaultsGroup,
+};

@@ -1,0 +1,36 @@
+// The `realm_user` snapshot group: the realm's users, and the caller's own identity fields.
+import { usersInRealm } from '../../db/queries/users.ts';
+import { avatarUrl } from '../../lib/avatar.ts';
+import { ROLE } from '../../lib/limits.ts';
+import { realmUrl } from '../../lib/realm.ts';
+import { presentUser } from '../../presenters/user.ts';
+import type { SnapshotGroup } from './types.ts';
+
+export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientExternalAvatar }) => {
+  const url = realmUrl(app.config, realm);
+  const users = await usersInRealm(app.db.kysely, realm.id, { includeInactive: true });
+  const present = (u: (typeof users)[number]) => ({ ...presentUser(u, { clientExternalAvatar, realmUrl: url }), profile_data: {} });
+  const byId = (a: { user_id: number }, b: { user_id: number }): number => a.user_id - b.user_id;
+  const out: Record<string, unknown> = {
+    realm_users: users.filter((u) => u.is_active).map(present).sort(byId),
+    realm_non_active_users: users.filter((u) => !u.is_active).map(present).sort(byId),
+    cross_realm_bots: [],
+  };
+  if (user) {
+    Object.assign(out, {
+      user_id: user.id,
+      email: user.email,
+      delivery_email: user.delivery_email,
+      full_name: user.full_name,
+      is_owner: user.role === ROLE.OWNER,
+      is_admin: user.role <= ROLE.ADMINISTRATOR,
+      is_moderator: user.role <= ROLE.MODERATOR,
+      is_guest: user.role === ROLE.GUEST,
+      is_billing_admin: user.is_billing_admin === 1,
+      avatar_source: user.avatar_source,
+      avatar_url: avatarUrl(user, false, url),
+      avatar_url_medium: avatarUrl(user, false, url),
+    });
+  }
+  return out;
+};

@@ -1,0 +1,97 @@
+// Registering an event queue, long-polling it, and deleting it.
+import { route } from '../http/route.ts';
+import { optional, p, alias } from '../http/params.ts';
+import type { AppContext } from '../context.ts';
+import { isGuest } from '../lib/access.ts';
+import { ApiError, badRequest } from '../lib/errors.ts';
+import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
+import { realmSettings } from '../lib/realm.ts';
+import type { ClientCapabilities } from '../events/family.ts';
+import type { QueueManager } from '../events/manager.ts';
+import { CAPABILITY_NAMES, register } from '../events/register.ts';
+
+function queuesOf(app: AppContext): QueueManager {
+  if (!app.queues) throw new ApiError('Event queues are not available', 'BAD_REQUEST', 400);
+  return app.queues;
+}
+
+function checkCapabilities(value: Record<string, unknown>, name: string): ClientCapabilities {
+  const caps = Object.fromEntries(CAPABILITY_NAMES.map((c) => [c, false])) as unknown as ClientCapabilities;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'boolean') throw badRequest(`${name}["${k}"] is not a boolean`);
+    if ((CAPABILITY_NAMES as string[]).includes(k)) caps[k as keyof ClientCapabilities] = v;
+  }
+  return caps;
+}
+
+export const eventRoutes = [
+  route({
+    method: 'POST',
+    path: '/register',
+    auth: 'optional',
+    params: {
+      apply_markdown: optional(p.bool(), false),
+      client_external_avatar: optional(alias(p.bool(), 'client_gravatar')),
+      include_subscribers: optional(p.bool(), false),
+      slim_presence: optional(p.bool(), false),
+      event_types: optional(p.stringList()),
+      all_public_streams: optional(p.bool(), false),
+      client_capabilities: optional(p.object(), {}),
+      fetch_event_types: optional(p.stringList()),
+      narrow: optional(p.json((v, name) => parseNarrow(v, name)), []),
+    },
+    async handler({ app, realm, maybeUser: user, params }) {
+      if (!user) {
+        if (!realmSettings(realm).enable_spectator_access) {
+          throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+        }
+        if (params.client_external_avatar === true) throw badRequest("Invalid 'client_external_avatar' parameter for anonymous request");
+        if (params.include_subscribers) throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
+      }
+      if (user && params.all_public_streams && isGuest(user)) throw badRequest('User not authorized for this query');
+      const narrow = user ? await resolveNarrow(app.db.kysely, user, params.narrow) : [];
+      return register(app, realm, user, {
+        client: {
+          userId: user?.id ?? 0,
+          realmId: realm.id,
+          applyMarkdown: params.apply_markdown,
+          clientExternalAvatar: params.client_external_avatar ?? user !== null,
+          includeSubscribers: params.include_subscribers,
+          allPublicStreams: params.all_public_streams,
+          narrow,
+          capabilities: checkCapabilities(params.client_capabilities, 'client_capabilities'),
+        },
+        slimPresence: params.slim_presence,
+        eventTypes: params.event_types ?? null,
+        fetchEventTypes: params.fetch_event_types ?? null,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/events',
+    auth: 'user',
+    params: {
+      queue_id: p.string(),
+      last_event_id: optional(p.int()),
+      dont_block: optional(p.bool(), false),
+    },
+    async handler({ app, user, params, reply }) {
+      const queues = queuesOf(app);
+      const queue = queues.get(params.queue_id, user.id);
+      const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn));
+      return { events, queue_id: queue.id };
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/events',
+    auth: 'user',
+    params: { queue_id: p.string() },
+    async handler({ app, user, params }) {
+      const queues = queuesOf(app);
+      queues.remove(queues.get(params.queue_id, user.id));
+      return {};
+    },
+  }),
+];
