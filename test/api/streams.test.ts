@@ -107,7 +107,9 @@ test('stream creation publishes stream and subscription events to those who may 
   s.published.length = 0;
   await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'hidden' }], invite_only: true, principals: [alice.id] });
   const summary = s.published.map((p) => [p.event.type, p.event.op, p.userIds]);
+  // Administrators may see every private stream: the owner hears of it at once.
   assert.deepEqual(summary, [
+    ['stream', 'create', [s.owner.id]],
     ['stream', 'create', [alice.id]],
     ['subscription', 'add', [alice.id]],
     ['subscription', 'peer_add', [s.owner.id]],
