@@ -173,6 +173,16 @@ export interface AttachmentMessagesTable {
   message_id: number;
 }
 
+export interface UserTopicsTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  topic_name: string;
+  /** 1 muted, 2 unmuted, 3 followed; "inherit" (0) is the absence of a row. */
+  visibility_policy: number;
+  last_updated: number;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -189,6 +199,7 @@ export interface Database {
   user_groups: UserGroupsTable;
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;
+  user_topics: UserTopicsTable;
 }
 
 export type Realm = Selectable<RealmsTable>;
@@ -200,3 +211,4 @@ export type Subscription = Selectable<SubscriptionsTable>;
 export type Message = Selectable<MessagesTable>;
 export type Recipient = Selectable<RecipientsTable>;
 export type UserGroup = Selectable<UserGroupsTable>;
+export type UserTopic = Selectable<UserTopicsTable>;

@@ -5,5 +5,8 @@ import { serverRoutes } from './server.ts';
 import { streamRoutes } from './streams.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { userRoutes } from './users.ts';
+import { subscriptionSettingRoutes } from './subscription-settings.ts';
+import { userTopicRoutes } from './user-topics.ts';
+import { readReceiptRoutes } from './read-receipts.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...subscriptionSettingRoutes, ...userTopicRoutes, ...readReceiptRoutes];
