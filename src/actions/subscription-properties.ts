@@ -33,7 +33,7 @@ function checkChange(c: PropertyChange): CheckedChange {
   const { property, value } = c;
   if (property === 'color') {
     if (typeof value !== 'string' || !COLOR_RE.test(value)) throw badRequest('color is not a valid hex color code');
-    return { streamId: c.stream_id, column: 'color', stored: value.toLowerCase() };
+    return { streamId: c.stream_id, column: 'color', stored: value };
   }
   if (!BOOLEAN.has(property)) throw badRequest(`Unknown subscription property: ${property}`);
   if (value === null && NULLABLE.has(property)) return { streamId: c.stream_id, column: property as Column, stored: null };
@@ -56,9 +56,9 @@ export async function checkUpdateSubscriptionProperties(app: AppContext, user: U
       await updateSubscription(scope.tx, sub.id, { [c.column]: c.stored });
       const update = (property: string, value: unknown) => ({ type: 'subscription', op: 'update', stream_id: stream.id, property, value });
       if (c.column === 'is_muted') {
-        // Since feature level 139 both names are sent, so clients can move to is_muted.
-        scope.emit(update('is_muted', c.stored === 1), [user.id]);
+        // Since feature level 139 both names are sent (the legacy one first), so clients can move to is_muted.
         scope.emit(update('in_home_view', c.stored !== 1), [user.id]);
+        scope.emit(update('is_muted', c.stored === 1), [user.id]);
       } else if (c.column === 'color') {
         scope.emit(update('color', c.stored), [user.id]);
       } else {

@@ -136,7 +136,7 @@ async function subscribeInScope(
       unauthorized.push(stream.name);
       continue;
     }
-    const colors = spec.color === undefined ? undefined : new Map([[caller.id, spec.color.toLowerCase()]]);
+    const colors = spec.color === undefined ? undefined : new Map([[caller.id, spec.color]]);
     const added = new Set((await doSubscribeUsers(scope, stream, targets, colors)).map((u) => u.id));
     for (const target of targets) {
       const bucket = added.has(target.id) ? result.subscribed : result.already_subscribed;
@@ -190,13 +190,6 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
   // now, and its subscribers as they are added.
   scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, await usersWhoCanSeeStream(scope.tx, stream));
   return stream;
-}
-
-/** Subscribes one user; false when they already were. Sends the subscription events. */
-export async function doSubscribe(scope: ActionScope, realm: Realm, stream: Stream, user: User, justCreated = false): Promise<boolean> {
-  void realm;
-  void justCreated;
-  return (await doSubscribeUsers(scope, stream, [user])).length > 0;
 }
 
 /**

@@ -24,7 +24,7 @@ test('properties: colour, pin and notification settings change and each sends on
     ],
   });
   const sub = await mySub(s, 'general');
-  assert.equal(sub.color, '#aabbcc');
+  assert.equal(sub.color, '#AABBCC');
   assert.equal(sub.pin_to_top, true);
   assert.equal(sub.desktop_notifications, false);
   assert.equal(sub.push_notifications, true);
@@ -32,7 +32,7 @@ test('properties: colour, pin and notification settings change and each sends on
   assert.deepEqual(
     eventsOf(s, 'subscription', 'update').map((e) => [e.event.property, e.event.value, e.event.stream_id, e.userIds]),
     [
-      ['color', '#aabbcc', general, [s.owner.id]],
+      ['color', '#AABBCC', general, [s.owner.id]],
       ['pin_to_top', true, general, [s.owner.id]],
       ['desktop_notifications', false, general, [s.owner.id]],
       ['push_notifications', true, general, [s.owner.id]],
@@ -68,10 +68,10 @@ test('properties: is_muted and the legacy in_home_view are one setting and each 
   assert.deepEqual(
     eventsOf(s, 'subscription', 'update').map((e) => [e.event.property, e.event.value]),
     [
-      ['is_muted', true],
       ['in_home_view', false],
-      ['is_muted', false],
+      ['is_muted', true],
       ['in_home_view', true],
+      ['is_muted', false],
     ],
   );
 });
