@@ -5,6 +5,7 @@ import { subscription } from '../db/queries/streams.ts';
 import { setUserTopicPolicy, userTopicsOfUser, VISIBILITY } from '../db/queries/user-topics.ts';
 import { canReadStreamMessages } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
+import { presentMutedTopic, presentUserTopic } from '../presenters/user-topic.ts';
 import { runAction, type ActionScope } from './action.ts';
 
 /**
@@ -28,7 +29,8 @@ export async function doSetTopicVisibility(scope: ActionScope, user: User, strea
   // The legacy event carries the whole list of muted topics; the event queue drops it for
   // clients that asked for `user_topic` events instead.
   const muted = await userTopicsOfUser(scope.tx, user.id, VISIBILITY.MUTED);
-  scope.emit({ type: 'muted_topics', muted_topics: muted.map((t) => [t.stream_name, t.topic_name, t.last_updated]) }, [user.id]);
-  scope.emit({ type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: scope.now, visibility_policy: policy }, [user.id]);
+  scope.emit({ type: 'muted_topics', muted_topics: muted.map(presentMutedTopic) }, [user.id]);
+  const setting = presentUserTopic({ stream_id: stream.id, topic_name: topic, last_updated: scope.now, visibility_policy: policy });
+  scope.emit({ type: 'user_topic', ...setting }, [user.id]);
   return true;
 }

@@ -35,7 +35,7 @@ export async function setUserTopicPolicy(tx: Tx, userId: number, streamId: numbe
   }
   if (existing) {
     if (existing.visibility_policy === policy) return false;
-    await tx.updateTable('user_topics').set({ visibility_policy: policy, last_updated: now }).where('id', '=', existing.id).execute();
+    await tx.updateTable('user_topics').set({ topic_name: topic, visibility_policy: policy, last_updated: now }).where('id', '=', existing.id).execute();
     return true;
   }
   await tx.insertInto('user_topics').values({ user_id: userId, stream_id: streamId, topic_name: topic, visibility_policy: policy, last_updated: now }).execute();
