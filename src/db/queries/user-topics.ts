@@ -46,7 +46,7 @@ export interface UserTopicWithStream extends UserTopic {
   stream_name: string;
 }
 
-/** The user's topic settings in streams that still exist, oldest change first. */
+/** The user's topic settings in streams that still exist, in the order they were first set. */
 export async function userTopicsOfUser(db: Q, userId: number, policy?: number): Promise<UserTopicWithStream[]> {
   let q = db
     .selectFrom('user_topics')
@@ -56,7 +56,7 @@ export async function userTopicsOfUser(db: Q, userId: number, policy?: number): 
     .where('user_topics.user_id', '=', userId)
     .where('streams.deactivated', '=', 0);
   if (policy !== undefined) q = q.where('user_topics.visibility_policy', '=', policy);
-  return q.orderBy('user_topics.last_updated').orderBy('user_topics.id').execute();
+  return q.orderBy('user_topics.id').execute();
 }
 
 /**
