@@ -4,6 +4,7 @@ import type { Tx } from '../db/database.ts';
 import type { Realm, Stream, User } from '../db/schema.ts';
 import { streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
 import { systemGroupByName } from '../db/queries/groups.ts';
+import { updateSubscription } from '../db/queries/subscriptions.ts';
 import { canSeeStream, isAdmin, isGuest, isModerator, usersWhoCanSeeStream } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { userInGroup } from '../lib/groups.ts';
@@ -19,6 +20,8 @@ import { doCreateStream } from './streams.ts';
 export interface StreamSpec {
   name: string;
   description: string;
+  /** The caller's colour for the stream, when they are newly subscribed (PATCH form). */
+  color?: string;
 }
 
 export interface NewStreamOptions {
@@ -44,7 +47,7 @@ export function passesPolicy(user: User, policy: number, settings: RealmSettings
     case COMMON_POLICY.MODERATORS:
       return isModerator(user);
     case COMMON_POLICY.FULL_MEMBERS:
-      return !isGuest(user) && (isAdmin(user) || now - user.date_joined >= settings.waiting_period_threshold * 86400);
+      return !isGuest(user) && (isModerator(user) || now - user.date_joined >= settings.waiting_period_threshold * 86400);
     case COMMON_POLICY.EVERYONE:
       return true;
     case COMMON_POLICY.NOBODY:
@@ -73,51 +76,95 @@ export async function checkSubscribe(
   opts: NewStreamOptions,
   authorizationErrorsFatal: boolean,
 ): Promise<SubscribeResult> {
+  const checked = checkStreamSpecs(specs);
+  return runAction(app, (scope) => subscribeInScope(scope, caller, realm, checked, principals, opts, authorizationErrorsFatal));
+}
+
+/** PATCH /users/me/subscriptions: subscribe the caller to `add` and unsubscribe them from `remove`, in one transaction. */
+export async function checkUpdateSubscriptions(
+  app: AppContext,
+  caller: User,
+  realm: Realm,
+  add: StreamSpec[],
+  remove: string[],
+  opts: NewStreamOptions,
+): Promise<SubscribeResult & { removed: string[]; not_removed: string[] }> {
+  if (add.length === 0 && remove.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+  const checked = add.length > 0 ? checkStreamSpecs(add) : [];
+  return runAction(app, async (scope) => {
+    const added: SubscribeResult = checked.length > 0 ? await subscribeInScope(scope, caller, realm, checked, null, opts, true) : { subscribed: {}, already_subscribed: {} };
+    const removed = remove.length > 0 ? await unsubscribeInScope(scope, caller, realm, remove, null) : { removed: [], not_removed: [] };
+    return { subscribed: added.subscribed, already_subscribed: added.already_subscribed, ...removed };
+  });
+}
+
+function checkStreamSpecs(specs: StreamSpec[]): StreamSpec[] {
   if (specs.length === 0) throw badRequest('Nothing to do. Specify at least one channel.');
-  const names = specs.map((s) => ({ name: checkStreamName(s.name), description: s.description }));
+  const names = specs.map((s) => ({ ...s, name: checkStreamName(s.name) }));
   for (const s of names) {
     if (s.description.length > LIMITS.maxStreamDescriptionLength) {
       throw badRequest(`Stream description too long (limit: ${LIMITS.maxStreamDescriptionLength} characters).`);
     }
+    if (s.color !== undefined && !COLOR_RE.test(s.color)) throw badRequest('color is not a valid hex color code');
   }
-  const targets = principals ?? [caller];
-  const others = targets.some((t) => t.id !== caller.id);
-  const settings = realmSettings(realm);
-  return runAction(app, async (scope) => {
-    if (others && !passesPolicy(caller, settings.invite_to_stream_policy, settings, scope.now)) {
-      throw badRequest('Insufficient permission');
-    }
-    const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
-    const unauthorized: string[] = [];
-    for (const spec of names) {
-      let stream = await streamByName(scope.tx, realm.id, spec.name);
-      let created = false;
-      if (!stream) {
-        checkCreatePermission(caller, realm, opts, scope.now);
-        stream = await createStreamFromOptions(scope, caller, realm, spec, opts);
-        created = true;
-      } else if (!(await maySubscribe(scope.tx, caller, stream, others))) {
-        if (authorizationErrorsFatal) throw badRequest(`Unable to access stream (${stream.name}).`);
-        unauthorized.push(stream.name);
-        continue;
-      }
-      for (const target of targets) {
-        const added = await doSubscribe(scope, realm, stream, target, created);
-        const key = target.email;
-        const bucket = added ? result.subscribed : result.already_subscribed;
-        (bucket[key] ??= []).push(stream.name);
-      }
-    }
-    if (!authorizationErrorsFatal) result.unauthorized = unauthorized;
-    return result;
-  });
+  return names;
 }
 
-async function maySubscribe(tx: Tx, caller: User, stream: Stream, others: boolean): Promise<boolean> {
+async function subscribeInScope(
+  scope: ActionScope,
+  caller: User,
+  realm: Realm,
+  names: StreamSpec[],
+  principals: User[] | null,
+  opts: NewStreamOptions,
+  authorizationErrorsFatal: boolean,
+): Promise<SubscribeResult> {
+  const targets = dedupeUsers(principals ?? [caller]);
+  const others = targets.some((t) => t.id !== caller.id);
+  const settings = realmSettings(realm);
+  if (others && !passesPolicy(caller, settings.invite_to_stream_policy, settings, scope.now)) {
+    throw badRequest('Insufficient permission');
+  }
+  const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
+  const unauthorized: string[] = [];
+  for (const spec of names) {
+    let stream = await streamByName(scope.tx, realm.id, spec.name);
+    if (!stream) {
+      checkCreatePermission(caller, realm, opts, scope.now);
+      stream = await createStreamFromOptions(scope, caller, realm, spec, opts);
+    } else if (!(await mayJoin(scope.tx, caller, stream))) {
+      if (authorizationErrorsFatal) throw badRequest(`Unable to access stream (${stream.name}).`);
+      unauthorized.push(stream.name);
+      continue;
+    }
+    const colors = spec.color === undefined ? undefined : new Map([[caller.id, spec.color]]);
+    const added = new Set((await doSubscribeUsers(scope, stream, targets, colors)).map((u) => u.id));
+    for (const target of targets) {
+      const bucket = added.has(target.id) ? result.subscribed : result.already_subscribed;
+      (bucket[target.email] ??= []).push(stream.name);
+    }
+  }
+  if (!authorizationErrorsFatal) result.unauthorized = unauthorized;
+  return result;
+}
+
+const COLOR_RE = /^#[0-9a-fA-F]{6}$/;
+
+function dedupeUsers(users: User[]): User[] {
+  const seen = new Set<number>();
+  return users.filter((u) => !seen.has(u.id) && (seen.add(u.id), true));
+}
+
+/**
+ * Whether the caller may subscribe themselves or others to an existing stream: their own
+ * streams, web-public streams, and public streams for non-guests. At our feature level an
+ * administrator must also be subscribed to a private stream to add people to it.
+ */
+async function mayJoin(tx: Tx, caller: User, stream: Stream): Promise<boolean> {
   const sub = await subscription(tx, caller.id, stream.id);
-  // Private streams: their subscribers may add people; administrators may too.
-  if (stream.invite_only) return Boolean(sub?.active) || isAdmin(caller);
-  return canSeeStream(caller, stream, sub) && (!others || !isGuest(caller));
+  if (sub?.active) return true;
+  if (stream.is_web_public) return true;
+  return !stream.invite_only && !isGuest(caller);
 }
 
 async function createStreamFromOptions(scope: ActionScope, caller: User, realm: Realm, spec: StreamSpec, opts: NewStreamOptions): Promise<Stream> {
@@ -140,34 +187,60 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
     canRemoveSubscribersGroupId: groupId,
     creatorId: caller.id,
   });
-  // Administrators see every stream; a private stream's subscribers hear of it when they join.
+  // Everyone who may see the new stream learns of it: for a private stream, the administrators
+  // now, and its subscribers as they are added.
   scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, await usersWhoCanSeeStream(scope.tx, stream));
   return stream;
 }
 
-/** Subscribes one user; false when they already were. Sends the subscription events. */
-export async function doSubscribe(scope: ActionScope, realm: Realm, stream: Stream, user: User, justCreated: boolean): Promise<boolean> {
-  const existing = await subscription(scope.tx, user.id, stream.id);
-  if (existing?.active) return false;
-  if (existing) {
-    await scope.tx.updateTable('subscriptions').set({ active: 1 }).where('id', '=', existing.id).execute();
-  } else {
-    await scope.tx.insertInto('subscriptions').values(newSubscriptionRow(user.id, stream.id, 0)).execute();
+/**
+ * Subscribes users to one stream and returns those newly subscribed. Each gets the stream (if
+ * they could not see it before) and their subscription; everyone else who may see the stream
+ * gets one `peer_add` naming all of them.
+ */
+export async function doSubscribeUsers(scope: ActionScope, stream: Stream, users: User[], colors?: Map<number, string>): Promise<User[]> {
+  const added: { user: User; wasVisible: boolean }[] = [];
+  for (const user of users) {
+    const existing = await subscription(scope.tx, user.id, stream.id);
+    if (existing?.active) continue;
+    const wasVisible = canSeeStream(user, stream, existing);
+    const color = colors?.get(user.id);
+    if (existing) {
+      await updateSubscription(scope.tx, existing.id, color ? { active: 1, color } : { active: 1 });
+    } else {
+      const row = newSubscriptionRow(user.id, stream.id, 0);
+      await scope.tx.insertInto('subscriptions').values(color ? { ...row, color } : row).execute();
+    }
+    added.push({ user, wasVisible });
   }
-  const sub = (await subscription(scope.tx, user.id, stream.id))!;
+  if (added.length === 0) return [];
   const subscribers = (await subscriberIds(scope.tx, [stream.id])).get(stream.id) ?? [];
-  if (stream.invite_only && justCreated && !isAdmin(user)) {
-    // A new private stream becomes visible to its first subscribers (and admins) now.
-    scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, [user.id]);
+  for (const { user, wasVisible } of added) {
+    if (!wasVisible) scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, [user.id]);
+    const sub = (await subscription(scope.tx, user.id, stream.id))!;
+    scope.emit(
+      { type: 'subscription', op: 'add', subscriptions: [{ ...presentSubscription(stream, sub, null), subscribers }], notification_defaults: notificationDefaults(user) },
+      [user.id],
+    );
   }
-  scope.emit(
-    { type: 'subscription', op: 'add', subscriptions: [{ ...presentSubscription(stream, sub, null), subscribers }], notification_defaults: notificationDefaults(user) },
-    [user.id],
-  );
-  const peers = (await usersWhoCanSeeStream(scope.tx, stream)).filter((id) => id !== user.id);
-  scope.emit({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: [user.id] }, peers);
-  void realm;
-  return true;
+  const addedIds = added.map((a) => a.user.id).sort((a, b) => a - b);
+  const peers = (await usersWhoCanSeeStream(scope.tx, stream)).filter((id) => !addedIds.includes(id));
+  scope.emit({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: addedIds }, peers);
+  return added.map((a) => a.user);
+}
+
+/** The caller acts on their own behalf for themselves and for bots they own. */
+const controls = (caller: User, target: User): boolean => target.id === caller.id || (target.is_bot === 1 && target.bot_owner_id === caller.id);
+
+/**
+ * Whether the caller may unsubscribe other users: they need basic access to the stream (or be
+ * an administrator) and be an administrator or in the stream's can_remove_subscribers_group.
+ */
+async function mayRemoveOthers(tx: Tx, caller: User, stream: Stream, now: number): Promise<boolean> {
+  const sub = await subscription(tx, caller.id, stream.id);
+  if (isAdmin(caller)) return true;
+  const basicAccess = Boolean(sub?.active) || stream.is_web_public === 1 || (!stream.invite_only && !isGuest(caller));
+  return basicAccess && (await userInGroup(tx, caller, stream.can_remove_subscribers_group_id, now));
 }
 
 export async function checkUnsubscribe(
@@ -178,36 +251,53 @@ export async function checkUnsubscribe(
   principals: User[] | null,
 ): Promise<{ removed: string[]; not_removed: string[] }> {
   if (streamNames.length === 0) throw badRequest('Nothing to do. Specify at least one channel.');
-  const targets = principals ?? [caller];
-  const others = targets.some((t) => t.id !== caller.id);
-  return runAction(app, async (scope) => {
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
-    for (const name of streamNames) {
-      const stream = await streamByName(scope.tx, realm.id, name);
-      const callerSub = stream ? await subscription(scope.tx, caller.id, stream.id) : undefined;
-      if (!stream || !canSeeStream(caller, stream, callerSub)) {
-        throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
-      }
-      if (others && !isAdmin(caller) && !(await userInGroup(scope.tx, caller, stream.can_remove_subscribers_group_id, scope.now))) {
-        throw badRequest('Insufficient permission');
-      }
-      for (const target of targets) {
-        const sub = await subscription(scope.tx, target.id, stream.id);
-        if (!sub?.active) {
-          notRemoved.push(stream.name);
-          continue;
-        }
-        const audienceBefore = await usersWhoCanSeeStream(scope.tx, stream);
-        await scope.tx.updateTable('subscriptions').set({ active: 0 }).where('id', '=', sub.id).execute();
-        scope.emit({ type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [target.id]);
-        scope.emit(
-          { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [target.id] },
-          audienceBefore.filter((id) => id !== target.id),
-        );
-        removed.push(stream.name);
-      }
+  return runAction(app, (scope) => unsubscribeInScope(scope, caller, realm, streamNames, principals));
+}
+
+async function unsubscribeInScope(
+  scope: ActionScope,
+  caller: User,
+  realm: Realm,
+  streamNames: string[],
+  principals: User[] | null,
+): Promise<{ removed: string[]; not_removed: string[] }> {
+  const targets = dedupeUsers(principals ?? [caller]);
+  const others = targets.some((t) => !controls(caller, t));
+  const streams: Stream[] = [];
+  for (const name of streamNames) {
+    const stream = await streamByName(scope.tx, realm.id, name);
+    const callerSub = stream ? await subscription(scope.tx, caller.id, stream.id) : undefined;
+    if (!stream || !canSeeStream(caller, stream, callerSub)) {
+      throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
     }
-    return { removed, not_removed: notRemoved };
-  });
+    if (others && !(await mayRemoveOthers(scope.tx, caller, stream, scope.now))) throw badRequest('Insufficient permission');
+    streams.push(stream);
+  }
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const stream of streams) {
+    const gone: User[] = [];
+    for (const target of targets) {
+      const sub = await subscription(scope.tx, target.id, stream.id);
+      if (!sub?.active) {
+        notRemoved.push(stream.name);
+        continue;
+      }
+      await updateSubscription(scope.tx, sub.id, { active: 0 });
+      gone.push(target);
+      removed.push(stream.name);
+    }
+    if (gone.length > 0) await sendRemoveEvents(scope, stream, gone);
+  }
+  return { removed, not_removed: notRemoved };
+}
+
+/** After users left a stream: their `remove`, one `peer_remove` to the rest, and the stream itself disappears for those who can no longer see it. */
+async function sendRemoveEvents(scope: ActionScope, stream: Stream, gone: User[]): Promise<void> {
+  const goneIds = gone.map((u) => u.id).sort((a, b) => a - b);
+  scope.emit({ type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, goneIds);
+  const audience = await usersWhoCanSeeStream(scope.tx, stream);
+  scope.emit({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: goneIds }, audience.filter((id) => !goneIds.includes(id)));
+  const lostSight = goneIds.filter((id) => !audience.includes(id));
+  scope.emit({ type: 'stream', op: 'delete', streams: [presentStream(stream, null)], stream_ids: [stream.id] }, lostSight);
 }

@@ -173,6 +173,16 @@ export interface AttachmentMessagesTable {
   message_id: number;
 }
 
+export interface UserTopicsTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  topic_name: string;
+  /** 1 muted, 2 unmuted, 3 followed; "inherit" (0) is the absence of a row. */
+  visibility_policy: number;
+  last_updated: number;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -190,6 +200,7 @@ export interface Database {
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;
   saved_event_queues: SavedEventQueuesTable;
+  user_topics: UserTopicsTable;
 }
 
 export type Realm = Selectable<RealmsTable>;
@@ -209,3 +220,4 @@ export interface SavedEventQueuesTable {
   data: string;
   saved_at: number;
 }
+export type UserTopic = Selectable<UserTopicsTable>;

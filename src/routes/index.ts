@@ -7,4 +7,8 @@ import { subscriptionRoutes } from './subscriptions.ts';
 import { userRoutes } from './users.ts';
 import { eventRoutes } from './events.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...eventRoutes];
+import { subscriptionSettingRoutes } from './subscription-settings.ts';
+import { userTopicRoutes } from './user-topics.ts';
+import { readReceiptRoutes } from './read-receipts.ts';
+
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...eventRoutes, ...subscriptionSettingRoutes, ...userTopicRoutes, ...readReceiptRoutes];

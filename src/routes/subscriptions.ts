@@ -8,7 +8,7 @@ import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
 import { STREAM_POST_POLICY } from '../lib/limits.ts';
 import { presentSubscription, weeklyTraffic } from '../presenters/stream.ts';
-import { checkSubscribe, checkUnsubscribe, type StreamSpec } from '../actions/subscriptions.ts';
+import { checkSubscribe, checkUnsubscribe, checkUpdateSubscriptions, type StreamSpec } from '../actions/subscriptions.ts';
 
 const WEEKS = 4 * 7 * 86400;
 
@@ -18,9 +18,10 @@ function checkStreamSpecs(value: unknown, name: string): StreamSpec[] {
     if (typeof item !== 'object' || item === null || typeof (item as { name?: unknown }).name !== 'string') {
       throw badRequest(`${name}[${i}] is not a dict with a name`);
     }
-    const o = item as { name: string; description?: unknown };
+    const o = item as { name: string; description?: unknown; color?: unknown };
     if (o.description !== undefined && typeof o.description !== 'string') throw badRequest(`${name}[${i}]["description"] is not a string`);
-    return { name: o.name, description: o.description ?? '' };
+    if (o.color !== undefined && typeof o.color !== 'string') throw badRequest(`${name}[${i}]["color"] is not a string`);
+    return { name: o.name, description: o.description ?? '', ...(o.color !== undefined ? { color: o.color } : {}) };
   });
 }
 
@@ -116,6 +117,24 @@ export const subscriptionRoutes = [
     async handler({ app, realm, user, params }) {
       const principals = await resolvePrincipals(app.db.kysely, user, params.principals);
       return { ...(await checkUnsubscribe(app, user, realm, params.subscriptions, principals)) };
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    params: { add: optional(p.json(checkStreamSpecs), []), delete: optional(p.stringList(), []) },
+    async handler({ app, realm, user, params }) {
+      return {
+        ...(await checkUpdateSubscriptions(app, user, realm, params.add, params.delete, {
+          inviteOnly: false,
+          isWebPublic: false,
+          historyPublicToSubscribers: undefined,
+          streamPostPolicy: STREAM_POST_POLICY.EVERYONE,
+          messageRetentionDays: null,
+          canRemoveSubscribersGroupId: undefined,
+        })),
+      };
     },
   }),
 ];

@@ -4,4 +4,6 @@ import { migration as core } from './0001_core.ts';
 import { migration as shared } from './0002_shared.ts';
 import { migration as events } from './0003_events.ts';
 
-export const migrations: Migration[] = [core, shared, events];
+import { migration as userTopics } from './0008_user_topics.ts';
+
+export const migrations: Migration[] = [core, shared, events, userTopics];

@@ -8,6 +8,8 @@ import { recentPrivateConversationsGroup } from './recent_private_conversations.
 import { realmUserSettingsDefaultsGroup, stopWordsGroup, userSettingsGroup } from './settings.ts';
 import { streamGroup, subscriptionGroup } from './subscription.ts';
 import type { SnapshotGroup } from './types.ts';
+import { mutedTopicsSnapshot } from './muted_topics.ts';
+import { userTopicSnapshot } from './user_topic.ts';
 
 export const snapshotGroups: Record<string, SnapshotGroup> = {
   realm: realmGroup,
@@ -21,4 +23,6 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   stop_words: stopWordsGroup,
   user_settings: userSettingsGroup,
   realm_user_settings_defaults: realmUserSettingsDefaultsGroup,
+  user_topic: userTopicSnapshot,
+  muted_topics: mutedTopicsSnapshot,
 };
