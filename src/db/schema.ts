@@ -173,6 +173,47 @@ export interface AttachmentMessagesTable {
   message_id: number;
 }
 
+export interface CustomProfileFieldsTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: string;
+  type: number; // 1 short text ... 8 pronouns
+  /** JSON text: choices of a list field, the subtype of an external account; '' otherwise. */
+  field_data: string;
+  order: number;
+  display_in_profile_summary: Flag;
+}
+
+export interface CustomProfileFieldValuesTable {
+  field_id: number;
+  user_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+export interface UserStatusTable {
+  user_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
+export interface AlertWordsTable {
+  id: Generated<number>;
+  user_id: number;
+  word: string;
+}
+
+export interface PresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_connected_time: number;
+  last_active_time: number | null;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -189,6 +230,11 @@ export interface Database {
   user_groups: UserGroupsTable;
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;
+  custom_profile_fields: CustomProfileFieldsTable;
+  custom_profile_field_values: CustomProfileFieldValuesTable;
+  user_status: UserStatusTable;
+  alert_words: AlertWordsTable;
+  presence: PresenceTable;
 }
 
 export type Realm = Selectable<RealmsTable>;
@@ -200,3 +246,4 @@ export type Subscription = Selectable<SubscriptionsTable>;
 export type Message = Selectable<MessagesTable>;
 export type Recipient = Selectable<RecipientsTable>;
 export type UserGroup = Selectable<UserGroupsTable>;
+export type CustomProfileField = Selectable<CustomProfileFieldsTable>;

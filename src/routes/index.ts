@@ -5,5 +5,6 @@ import { serverRoutes } from './server.ts';
 import { streamRoutes } from './streams.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { userRoutes } from './users.ts';
+import { userGroupRoutes } from './user-groups.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes];
