@@ -11,6 +11,7 @@ import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validat
 import { presentUser } from '../presenters/user.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { runAction, type ActionScope } from './action.ts';
+import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
 import { newSubscriptionRow } from './realms.ts';
 
 export interface NewUserInput {
@@ -84,6 +85,7 @@ export async function checkCreateUserByAdmin(
 export interface UserChanges {
   fullName?: string;
   role?: number;
+  profileData?: ProfileEntry[];
 }
 
 export async function checkUpdateUser(app: AppContext, caller: User, target: User, changes: UserChanges): Promise<void> {
@@ -112,6 +114,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
         await activeUserIdsInRealm(scope.tx, target.realm_id),
       );
     }
+    if (changes.profileData !== undefined) await doUpdateProfileData(app, scope, caller, target, changes.profileData);
   });
 }
 

@@ -183,6 +183,8 @@ export interface CustomProfileFieldsTable {
   field_data: string;
   order: number;
   display_in_profile_summary: Flag;
+  required: Flag;
+  editable_by_user: Flag;
 }
 
 export interface CustomProfileFieldValuesTable {

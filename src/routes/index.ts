@@ -6,5 +6,6 @@ import { streamRoutes } from './streams.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { userRoutes } from './users.ts';
 import { userGroupRoutes } from './user-groups.ts';
+import { profileFieldRoutes } from './profile-fields.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes, ...profileFieldRoutes];

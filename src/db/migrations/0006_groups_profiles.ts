@@ -13,6 +13,8 @@ export const migration: Migration = {
       .addColumn('field_data', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('order', 'integer', (c) => c.notNull())
       .addColumn('display_in_profile_summary', 'integer', flag)
+      .addColumn('required', 'integer', flag)
+      .addColumn('editable_by_user', 'integer', (c) => c.notNull().defaultTo(1))
       .execute();
     await db.schema
       .createIndex('custom_profile_fields_realm_name')
