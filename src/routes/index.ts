@@ -7,5 +7,6 @@ import { subscriptionRoutes } from './subscriptions.ts';
 import { userRoutes } from './users.ts';
 import { userGroupRoutes } from './user-groups.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
+import { settingsRoutes } from './settings.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes, ...profileFieldRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...settingsRoutes];
