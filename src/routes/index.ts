@@ -8,5 +8,6 @@ import { userRoutes } from './users.ts';
 import { userGroupRoutes } from './user-groups.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { settingsRoutes } from './settings.ts';
+import { presenceRoutes } from './presence.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...settingsRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...settingsRoutes, ...presenceRoutes];
