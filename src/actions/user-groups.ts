@@ -22,7 +22,8 @@ import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
 import { isGuest } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { groupClosure, groupsWithMembers } from '../lib/groups.ts';
-import { LIMITS } from '../lib/limits.ts';
+import { LIMITS, ROLE } from '../lib/limits.ts';
+import { realmSettingsById } from '../lib/realm-settings.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { presentUserGroup } from '../presenters/user-group.ts';
 import { runAction, type ActionScope } from './action.ts';
@@ -217,5 +218,38 @@ async function changeSubgroups(scope: ActionScope, realm: Realm, group: UserGrou
   }
   if (toDelete.length > 0) {
     await emitToRealm(scope, realm.id, { type: 'user_group', op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: toDelete });
+  }
+}
+
+/** The system groups a role puts a user in directly (see lib/groups: members follow roles). */
+function directSystemGroups(role: number, full: boolean): string[] {
+  switch (role) {
+    case ROLE.OWNER:
+      return ['role:owners'];
+    case ROLE.ADMINISTRATOR:
+      return ['role:administrators'];
+    case ROLE.MODERATOR:
+      return ['role:moderators'];
+    case ROLE.MEMBER:
+      return full ? ['role:fullmembers', 'role:members'] : ['role:members'];
+    default:
+      return ['role:everyone'];
+  }
+}
+
+/**
+ * Tells clients how a role change moved the user between system groups, as the reference does
+ * with add_members and remove_members events. Call inside the action that changes the role.
+ */
+export async function emitRoleGroupChange(scope: ActionScope, user: User, oldRole: number, newRole: number): Promise<void> {
+  const settings = await realmSettingsById(scope.tx, user.realm_id);
+  const full = scope.now - user.date_joined >= settings.waiting_period_threshold * 86400;
+  const before = directSystemGroups(oldRole, full);
+  const after = directSystemGroups(newRole, full);
+  for (const [names, op] of [[before.filter((n) => !after.includes(n)), 'remove_members'], [after.filter((n) => !before.includes(n)), 'add_members']] as const) {
+    for (const name of names) {
+      const group = await systemGroupByName(scope.tx, user.realm_id, name);
+      if (group) await emitToRealm(scope, user.realm_id, { type: 'user_group', op, group_id: group.id, user_ids: [user.id] });
+    }
   }
 }

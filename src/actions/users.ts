@@ -12,6 +12,7 @@ import { presentUser } from '../presenters/user.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
+import { emitRoleGroupChange } from './user-groups.ts';
 import { newSubscriptionRow } from './realms.ts';
 
 export interface NewUserInput {
@@ -106,6 +107,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
       }
       await updateUser(scope.tx, target.id, { role, can_create_users: role <= ROLE.ADMINISTRATOR ? target.can_create_users : 0 });
       scope.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role } }, await activeUserIdsInRealm(scope.tx, target.realm_id));
+      await emitRoleGroupChange(scope, target, target.role, role);
     }
     if (fullName !== undefined && fullName !== target.full_name) {
       await updateUser(scope.tx, target.id, { full_name: fullName });

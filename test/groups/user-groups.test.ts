@@ -178,3 +178,24 @@ test('deactivating a group hides it from the default list; a group in use is ref
   const sys = await s.api('POST', `/api/v1/user_groups/${admins.id}/deactivate`);
   assert.equal(sys.body.msg, 'Insufficient permission');
 });
+
+test('a role change moves the user between system groups with add_members and remove_members', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const members = await groupNamed(s, 'role:members');
+  const full = await groupNamed(s, 'role:fullmembers');
+  const mods = await groupNamed(s, 'role:moderators');
+  s.published.length = 0;
+  await s.ok('PATCH', `/api/v1/users/${alice.id}`, { role: 300 });
+  assert.deepEqual(
+    s.published.filter((p) => p.event.type === 'user_group').map((p) => p.event),
+    [
+      { type: 'user_group', op: 'remove_members', group_id: full.id, user_ids: [alice.id] },
+      { type: 'user_group', op: 'remove_members', group_id: members.id, user_ids: [alice.id] },
+      { type: 'user_group', op: 'add_members', group_id: mods.id, user_ids: [alice.id] },
+    ],
+  );
+  assert.deepEqual((await groupNamed(s, 'role:moderators')).members, [alice.id]);
+  assert.deepEqual((await groupNamed(s, 'role:members')).members, []);
+});
