@@ -53,6 +53,10 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
       const event: Record<string, unknown> & { type: string } = { type: 'user_settings', op: 'update', property: name, value };
       if (name === 'default_language') event.language_name = LANGUAGES[value as string];
       scope.emit(event, [current.id]);
+      if (name === 'presence_enabled') {
+        // The status snapshot's `away` mirrors this setting, so clients hear of it there too.
+        scope.emit({ type: 'user_status', user_id: current.id, away: !value }, everyone);
+      }
       if (name === 'enable_drafts_synchronization' && value === false) {
         // CALL POINT (drafts): turning synchronization off deletes the user's stored drafts, in
         // this transaction, with their drafts remove events to the user. Wire the drafts

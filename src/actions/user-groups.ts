@@ -38,12 +38,15 @@ export function canEditUserGroups(user: User, realm: Realm, now: number): boolea
   return passesPolicy(user, settings.user_group_edit_policy, settings, now);
 }
 
+/** Prefixes that mention syntax and system groups use, so user groups may not start with them. */
+const RESERVED_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
+
 function checkGroupName(raw: string): string {
   const name = raw.trim();
-  if (name.length === 0) throw badRequest('User group name cannot be empty.');
+  if (name.length === 0) throw badRequest("User group name can't be empty!");
   if (name.length > LIMITS.maxUserGroupNameLength) throw badRequest(`User group name cannot exceed ${LIMITS.maxUserGroupNameLength} characters.`);
-  if (name.startsWith('role:')) throw badRequest("User group name cannot start with 'role:'.");
-  if (/^@_?\*/.test(name) || name.startsWith('@')) throw badRequest("User group name cannot start with '@'.");
+  const prefix = RESERVED_PREFIXES.find((p) => name.startsWith(p));
+  if (prefix !== undefined) throw badRequest(`User group name cannot start with '${prefix}'.`);
   return name;
 }
 

@@ -10,6 +10,7 @@ import { ROLE, ROLES } from '../lib/limits.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { presentUser } from '../presenters/user.ts';
 import { realmUrl } from '../lib/realm.ts';
+import { profileDataOfUsers } from '../lib/profile-fields.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
 import { emitRoleGroupChange } from './user-groups.ts';
@@ -61,7 +62,8 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
 async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
   const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
-  scope.emit({ type: 'realm_user', op: 'add', person: { ...person, profile_data: {} } }, await activeUserIdsInRealm(scope.tx, realm.id));
+  const profileData = (await profileDataOfUsers(scope.tx, realm.id, [userId])).get(userId) ?? {};
+  scope.emit({ type: 'realm_user', op: 'add', person: { ...person, profile_data: profileData } }, await activeUserIdsInRealm(scope.tx, realm.id));
 }
 
 export async function checkCreateUserByAdmin(

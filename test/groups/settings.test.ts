@@ -114,3 +114,23 @@ test('password change needs the old password and a strong new one', async (t) =>
   const key = await s.api('POST', '/api/v1/fetch_api_key', { username: s.owner.email, password: 'another-secret' }, { as: null });
   assert.equal(key.status, 200);
 });
+
+test('turning presence off is also a user_status away event for the realm', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  s.published.length = 0;
+  await s.ok('PATCH', '/api/v1/settings', { presence_enabled: false }, alice);
+  assert.deepEqual(s.published.map((p) => [p.event, p.userIds.sort()]), [
+    [{ type: 'user_settings', op: 'update', property: 'presence_enabled', value: false }, [alice.id]],
+    [{ type: 'user_status', user_id: alice.id, away: true }, [s.owner.id, alice.id].sort()],
+  ]);
+});
+
+test('turning drafts synchronization off is accepted and announced', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  s.published.length = 0;
+  await s.ok('PATCH', '/api/v1/settings', { enable_drafts_synchronization: false });
+  assert.deepEqual(s.published.map((p) => p.event), [{ type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: false }]);
+});

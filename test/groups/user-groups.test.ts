@@ -55,7 +55,9 @@ test('create errors: duplicate name, reserved prefix, invalid user, invalid subg
   const cases: [Record<string, unknown>, string][] = [
     [{ name: 'ops', description: '', members: [] }, "User group 'ops' already exists."],
     [{ name: 'role:x', description: '', members: [] }, "User group name cannot start with 'role:'."],
-    [{ name: ' ', description: '', members: [] }, 'User group name cannot be empty.'],
+    [{ name: ' ', description: '', members: [] }, "User group name can't be empty!"],
+    [{ name: '@ops', description: '', members: [] }, "User group name cannot start with '@'."],
+    [{ name: 'x'.repeat(101), description: '', members: [] }, 'User group name cannot exceed 100 characters.'],
     [{ name: 'x', description: '', members: [9999] }, 'Invalid user ID: 9999'],
     [{ name: 'x', description: '', members: [], subgroups: [9999] }, 'Invalid user group ID: 9999'],
   ];
