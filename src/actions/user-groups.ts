@@ -19,9 +19,9 @@ import {
   updateGroup,
 } from '../db/queries/groups.ts';
 import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
-import { isGuest } from '../lib/access.ts';
+import { isGuest, isModerator } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
-import { groupClosure, groupsWithMembers } from '../lib/groups.ts';
+import { groupClosure, groupsWithMembers, userInGroup } from '../lib/groups.ts';
 import { LIMITS, ROLE } from '../lib/limits.ts';
 import { realmSettingsById } from '../lib/realm-settings.ts';
 import { realmSettings } from '../lib/realm.ts';
@@ -55,11 +55,13 @@ async function checkUniqueName(tx: Tx, realmId: number, name: string, exceptId?:
   if (existing && existing.id !== exceptId) throw badRequest(`User group '${name}' already exists.`);
 }
 
-/** A group the caller may change: exists in the realm, is not a system group, and the policy allows. */
+/** A group the caller may change: exists in the realm, is not a system group, the policy allows, and they belong to it or moderate. */
 async function accessGroupForUpdate(tx: Tx, caller: User, realm: Realm, groupId: number, now: number): Promise<UserGroup> {
   const group = await groupById(tx, realm.id, groupId);
   if (!group) throw badRequest('Invalid user group');
   if (group.is_system_group || !canEditUserGroups(caller, realm, now)) throw insufficient();
+  // At our feature level only the group's members and moderators (and above) manage a group.
+  if (!isModerator(caller) && !(await userInGroup(tx, caller, group.id, now))) throw insufficient();
   return group;
 }
 

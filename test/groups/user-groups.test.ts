@@ -97,13 +97,20 @@ test('updating name and description sends one update event; system groups cannot
   assert.equal(unknown.body.msg, 'Invalid user group');
 });
 
-test('the realm policy decides who may edit groups', async (t) => {
+test('members manage the groups they belong to, within the realm policy', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
   const alice = await s.createUser('Alice');
   const { group_id } = await s.ok('POST', '/api/v1/user_groups/create', { name: 'ops', description: '', members: [] });
+  const bob = await s.createUser('Bob');
+  // Members manage only groups they belong to; moderators and above manage any.
+  const outsider = await s.api('PATCH', `/api/v1/user_groups/${group_id}`, { description: 'x' }, { as: alice });
+  assert.equal(outsider.body.msg, 'Insufficient permission');
+  await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { add: [alice.id] });
+  await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { add: [bob.id] }, alice);
+  await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { delete: [alice.id] });
   await s.server.app.db.kysely.updateTable('realms').set({ settings: JSON.stringify({ user_group_edit_policy: 2 }) }).execute();
-  const res = await s.api('POST', `/api/v1/user_groups/${group_id}/members`, { add: [alice.id] }, { as: alice });
+  const res = await s.api('POST', `/api/v1/user_groups/${group_id}/members`, { add: [alice.id] }, { as: bob });
   assert.equal(res.status, 400);
   assert.equal(res.body.msg, 'Insufficient permission');
   await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { add: [alice.id] });
