@@ -69,14 +69,13 @@ export const SETTING_ALIASES: Partial<Record<SettingName, string>> = {
 };
 
 /**
- * The settings that older clients hear about through `update_display_settings`; the other
- * settings of this list that are not display settings go through `update_global_notifications`.
+ * The settings that older clients hear about through `update_display_settings` and
+ * `update_global_notifications`: those that existed when the user_settings event replaced them.
  */
 export const DISPLAY_SETTINGS: ReadonlySet<string> = new Set([
-  'twenty_four_hour_time', 'dense_mode', 'web_mark_read_on_scroll_policy', 'starred_message_counts', 'fluid_layout_width',
-  'high_contrast_mode', 'color_scheme', 'translate_emoticons', 'display_emoji_reaction_users', 'default_language', 'default_view',
-  'escape_navigates_to_default_view', 'left_side_userlist', 'emojiset', 'demote_inactive_streams', 'user_list_style', 'timezone',
-  'enter_sends',
+  'twenty_four_hour_time', 'dense_mode', 'starred_message_counts', 'fluid_layout_width', 'high_contrast_mode', 'color_scheme',
+  'translate_emoticons', 'default_language', 'default_view', 'escape_navigates_to_default_view', 'left_side_userlist', 'emojiset',
+  'demote_inactive_streams', 'timezone',
 ]);
 
 export const NOTIFICATION_SETTINGS: ReadonlySet<string> = new Set([
@@ -86,10 +85,6 @@ export const NOTIFICATION_SETTINGS: ReadonlySet<string> = new Set([
   'enable_online_push_notifications', 'enable_digest_emails', 'enable_marketing_emails', 'enable_login_emails', 'presence_enabled',
   'pm_content_in_desktop_notifications', 'wildcard_mentions_notify', 'desktop_icon_count_display',
   'realm_name_in_email_notifications_policy', 'email_notifications_batching_period_seconds',
-  'enable_followed_topic_desktop_notifications', 'enable_followed_topic_email_notifications',
-  'enable_followed_topic_push_notifications', 'enable_followed_topic_audible_notifications',
-  'enable_followed_topic_wildcard_mentions_notify', 'automatically_follow_topics_policy',
-  'automatically_unmute_topics_in_muted_streams_policy', 'automatically_follow_topics_where_mentioned',
 ]);
 
 /** Checks one setting's value (already JSON-decoded where it is not a string). */
@@ -118,3 +113,20 @@ export const EMOJISET_CHOICES = [
   { key: 'text', text: 'Plain text' },
   { key: 'google-blob', text: 'Google blobs' },
 ];
+
+/**
+ * The legacy event for a `user_settings` update, for clients without the user_settings_object
+ * capability (`update_display_settings` or `update_global_notifications`), or null when the
+ * setting has none. `email` is the user's API email (the event goes to that user only).
+ */
+export function legacySettingEvent(event: { property: string; value: unknown; language_name?: string }, email: string): (Record<string, unknown> & { type: string }) | null {
+  if (DISPLAY_SETTINGS.has(event.property)) {
+    const legacy: Record<string, unknown> & { type: string } = { type: 'update_display_settings', user: email, setting_name: event.property, setting: event.value };
+    if (event.language_name !== undefined) legacy.language_name = event.language_name;
+    return legacy;
+  }
+  if (NOTIFICATION_SETTINGS.has(event.property)) {
+    return { type: 'update_global_notifications', user: email, notification_name: event.property, setting: event.value };
+  }
+  return null;
+}

@@ -134,3 +134,14 @@ test('turning drafts synchronization off is accepted and announced', async (t) =
   await s.ok('PATCH', '/api/v1/settings', { enable_drafts_synchronization: false });
   assert.deepEqual(s.published.map((p) => p.event), [{ type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: false }]);
 });
+
+test('legacy settings events for clients without user_settings_object', async () => {
+  const { legacySettingEvent } = await import('../../src/lib/user-settings.ts');
+  assert.deepEqual(legacySettingEvent({ property: 'default_language', value: 'de', language_name: 'Deutsch' }, 'a@example.com'), {
+    type: 'update_display_settings', user: 'a@example.com', setting_name: 'default_language', setting: 'de', language_name: 'Deutsch',
+  });
+  assert.deepEqual(legacySettingEvent({ property: 'enable_sounds', value: false }, 'a@example.com'), {
+    type: 'update_global_notifications', user: 'a@example.com', notification_name: 'enable_sounds', setting: false,
+  });
+  assert.equal(legacySettingEvent({ property: 'send_read_receipts', value: false }, 'a@example.com'), null);
+});
