@@ -11,7 +11,10 @@ import { ROLE, ROLES } from '../lib/limits.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { presentUser } from '../presenters/user.ts';
 import { realmUrl } from '../lib/realm.ts';
+import { profileDataOfUsers } from '../lib/profile-fields.ts';
 import { runAction, type ActionScope } from './action.ts';
+import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
+import { emitRoleGroupChange, NO_ROLE } from './user-groups.ts';
 import { newSubscriptionRow } from './realms.ts';
 
 export interface NewUserInput {
@@ -68,11 +71,13 @@ async function emitPeerChanges(scope: ActionScope, userId: number, op: 'peer_add
 async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
   const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
+  const profileData = (await profileDataOfUsers(scope.tx, realm.id, [userId])).get(userId) ?? {};
   scope.emit(
-    { type: 'realm_user', op: 'add', person: { ...person, profile_data: {} }, avatar_external: user.avatar_source !== 'U' },
+    { type: 'realm_user', op: 'add', person: { ...person, profile_data: profileData }, avatar_external: user.avatar_source !== 'U' },
     await activeUserIdsInRealm(scope.tx, realm.id),
   );
   await emitPeerChanges(scope, userId, 'peer_add');
+  await emitRoleGroupChange(scope, user, NO_ROLE, user.role);
 }
 
 export async function checkCreateUserByAdmin(
@@ -97,6 +102,7 @@ export async function checkCreateUserByAdmin(
 export interface UserChanges {
   fullName?: string;
   role?: number;
+  profileData?: ProfileEntry[];
 }
 
 export async function checkUpdateUser(app: AppContext, caller: User, target: User, changes: UserChanges): Promise<void> {
@@ -117,6 +123,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
       }
       await updateUser(scope.tx, target.id, { role, can_create_users: role <= ROLE.ADMINISTRATOR ? target.can_create_users : 0 });
       scope.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role } }, await activeUserIdsInRealm(scope.tx, target.realm_id));
+      await emitRoleGroupChange(scope, target, target.role, role);
     }
     if (fullName !== undefined && fullName !== target.full_name) {
       await updateUser(scope.tx, target.id, { full_name: fullName });
@@ -125,6 +132,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
         await activeUserIdsInRealm(scope.tx, target.realm_id),
       );
     }
+    if (changes.profileData !== undefined) await doUpdateProfileData(app, scope, caller, target, changes.profileData);
   });
 }
 
@@ -138,6 +146,7 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
     const recipients = await activeUserIdsInRealm(scope.tx, target.realm_id);
     await emitPeerChanges(scope, target.id, 'peer_remove');
     await updateUser(scope.tx, target.id, { is_active: 0 });
+    await emitRoleGroupChange(scope, target, target.role, NO_ROLE);
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);
   });

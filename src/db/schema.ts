@@ -183,6 +183,49 @@ export interface UserTopicsTable {
   last_updated: number;
 }
 
+export interface CustomProfileFieldsTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: string;
+  type: number; // 1 short text ... 8 pronouns
+  /** JSON text: choices of a list field, the subtype of an external account; '' otherwise. */
+  field_data: string;
+  order: number;
+  display_in_profile_summary: Flag;
+  required: Flag;
+  editable_by_user: Flag;
+}
+
+export interface CustomProfileFieldValuesTable {
+  field_id: number;
+  user_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+export interface UserStatusTable {
+  user_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
+export interface AlertWordsTable {
+  id: Generated<number>;
+  user_id: number;
+  word: string;
+}
+
+export interface PresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_connected_time: number;
+  last_active_time: number | null;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -201,6 +244,11 @@ export interface Database {
   user_group_subgroups: UserGroupSubgroupsTable;
   saved_event_queues: SavedEventQueuesTable;
   user_topics: UserTopicsTable;
+  custom_profile_fields: CustomProfileFieldsTable;
+  custom_profile_field_values: CustomProfileFieldValuesTable;
+  user_status: UserStatusTable;
+  alert_words: AlertWordsTable;
+  presence: PresenceTable;
 }
 
 export type Realm = Selectable<RealmsTable>;
@@ -221,3 +269,4 @@ export interface SavedEventQueuesTable {
   saved_at: number;
 }
 export type UserTopic = Selectable<UserTopicsTable>;
+export type CustomProfileField = Selectable<CustomProfileFieldsTable>;

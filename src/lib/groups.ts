@@ -1,6 +1,7 @@
 // Membership of user groups, system groups included (their members follow from roles).
 import type { Conn, Tx } from '../db/database.ts';
 import type { User, UserGroup } from '../db/schema.ts';
+import { directMemberIds, directSubgroupIds, systemGroupByName } from '../db/queries/groups.ts';
 import { ROLE } from './limits.ts';
 import { realmSettingsById } from './realm-settings.ts';
 
@@ -49,4 +50,104 @@ export async function userInGroup(db: Q, user: User, groupId: number, now = Math
     queue.push(...subgroups.map((s) => s.subgroup_id));
   }
   return false;
+}
+
+/** The system groups nest: each one's direct subgroup is the next more privileged one. */
+const SYSTEM_SUBGROUP: Record<string, string> = {
+  'role:administrators': 'role:owners',
+  'role:moderators': 'role:administrators',
+  'role:fullmembers': 'role:moderators',
+  'role:members': 'role:fullmembers',
+  'role:everyone': 'role:members',
+  'role:internet': 'role:everyone',
+};
+
+/** The role whose users are direct members of each system group. */
+const SYSTEM_ROLE: Record<string, number> = {
+  'role:owners': ROLE.OWNER,
+  'role:administrators': ROLE.ADMINISTRATOR,
+  'role:moderators': ROLE.MODERATOR,
+  'role:fullmembers': ROLE.MEMBER,
+  'role:members': ROLE.MEMBER,
+  'role:everyone': ROLE.GUEST,
+};
+
+export interface GroupWithMembers {
+  group: UserGroup;
+  members: number[];
+  subgroups: number[];
+}
+
+/**
+ * Direct members and subgroups of each group. System groups' members follow from roles (only
+ * the users of the group's own role; more privileged users come through the nested subgroup).
+ */
+export async function groupsWithMembers(db: Q, realmId: number, groups: UserGroup[], now = Math.floor(Date.now() / 1000)): Promise<GroupWithMembers[]> {
+  const plain = groups.filter((g) => !g.is_system_group).map((g) => g.id);
+  const members = await directMemberIds(db, plain);
+  const subgroups = await directSubgroupIds(db, plain);
+  const hasSystem = groups.some((g) => g.is_system_group);
+  const users = hasSystem
+    ? await db.selectFrom('users').select(['id', 'role', 'date_joined']).where('realm_id', '=', realmId).where('is_active', '=', 1).orderBy('id').execute()
+    : [];
+  const systemIds = new Map<string, number>();
+  if (hasSystem) {
+    const rows = await db.selectFrom('user_groups').select(['id', 'name']).where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute();
+    for (const r of rows) systemIds.set(r.name, r.id);
+  }
+  const waitingDays = hasSystem ? (await realmSettingsById(db, realmId)).waiting_period_threshold : 0;
+  return groups.map((group) => {
+    if (!group.is_system_group) return { group, members: members.get(group.id) ?? [], subgroups: subgroups.get(group.id) ?? [] };
+    const role = SYSTEM_ROLE[group.name];
+    const full = group.name === 'role:fullmembers';
+    const ids = role === undefined ? [] : users.filter((u) => u.role === role && (!full || now - u.date_joined >= waitingDays * 86400)).map((u) => u.id);
+    const sub = SYSTEM_SUBGROUP[group.name];
+    const subId = sub === undefined ? undefined : systemIds.get(sub);
+    return { group, members: ids, subgroups: subId === undefined ? [] : [subId] };
+  });
+}
+
+/** Every group reachable from `groupId` through subgroups, itself included. */
+export async function groupClosure(db: Q, groupId: number): Promise<Set<number>> {
+  const seen = new Set<number>();
+  const queue = [groupId];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const rows = await db.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', id).execute();
+    queue.push(...rows.map((r) => r.subgroup_id));
+  }
+  return seen;
+}
+
+/** Every member and subgroup reached from a group through its subgroups (system ones included). */
+export async function expandGroup(db: Q, realmId: number, group: UserGroup): Promise<{ members: number[]; subgroups: number[] }> {
+  const members = new Set<number>();
+  const subgroups = new Set<number>();
+  const seen = new Set<number>([group.id]);
+  let level: UserGroup[] = [group];
+  while (level.length > 0) {
+    const next: UserGroup[] = [];
+    for (const g of await groupsWithMembers(db, realmId, level)) {
+      for (const m of g.members) members.add(m);
+      for (const id of g.subgroups) {
+        subgroups.add(id);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const sub = await db.selectFrom('user_groups').selectAll().where('id', '=', id).executeTakeFirst();
+        if (sub) next.push(sub);
+      }
+    }
+    level = next;
+  }
+  const sorted = (s: Set<number>): number[] => [...s].sort((a, b) => a - b);
+  return { members: sorted(members), subgroups: sorted(subgroups) };
+}
+
+/** The groups that may mention a group with no stored setting (see presenters/user-group). */
+export async function mentionDefaults(db: Q, realmId: number): Promise<{ everyone: number; nobody: number }> {
+  const everyone = await systemGroupByName(db, realmId, 'role:everyone');
+  const nobody = await systemGroupByName(db, realmId, 'role:nobody');
+  return { everyone: everyone?.id ?? 0, nobody: nobody?.id ?? 0 };
 }

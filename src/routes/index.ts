@@ -11,4 +11,9 @@ import { subscriptionSettingRoutes } from './subscription-settings.ts';
 import { userTopicRoutes } from './user-topics.ts';
 import { readReceiptRoutes } from './read-receipts.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...eventRoutes, ...subscriptionSettingRoutes, ...userTopicRoutes, ...readReceiptRoutes];
+import { userGroupRoutes } from './user-groups.ts';
+import { profileFieldRoutes } from './profile-fields.ts';
+import { settingsRoutes } from './settings.ts';
+import { presenceRoutes } from './presence.ts';
+
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...eventRoutes, ...subscriptionSettingRoutes, ...userTopicRoutes, ...readReceiptRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...settingsRoutes, ...presenceRoutes];

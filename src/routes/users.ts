@@ -4,6 +4,8 @@ import { optional, p, path } from '../http/params.ts';
 import { maxMessageIdForUser, usersInRealm } from '../db/queries/users.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { realmUrl } from '../lib/realm.ts';
+import { profileDataOfUsers } from '../lib/profile-fields.ts';
+import { checkProfileEntries } from '../actions/profile-fields.ts';
 import { presentUser } from '../presenters/user.ts';
 import { checkCreateUserByAdmin, checkDeactivateUser, checkReactivateUser, checkUpdateUser } from '../actions/users.ts';
 
@@ -21,7 +23,13 @@ export const userRoutes = [
     async handler({ app, realm, params }) {
       const users = await usersInRealm(app.db.kysely, realm.id, { includeInactive: true });
       const opts = { clientExternalAvatar: params.client_external_avatar, realmUrl: realmUrl(app.config, realm) };
-      return { members: users.map((u) => presentUser(u, opts)) };
+      const profiles = params.include_custom_profile_fields ? await profileDataOfUsers(app.db.kysely, realm.id, null) : null;
+      return {
+        members: users.map((u) => {
+          const json = presentUser(u, opts);
+          return profiles ? { ...json, profile_data: profiles.get(u.id) ?? {} } : json;
+        }),
+      };
     },
   }),
   route({
@@ -34,7 +42,7 @@ export const userRoutes = [
       return {
         ...json,
         max_message_id: await maxMessageIdForUser(app.db.kysely, user.id),
-        ...(user.is_bot ? {} : { profile_data: {} }),
+        ...(user.is_bot ? {} : { profile_data: (await profileDataOfUsers(app.db.kysely, realm.id, [user.id])).get(user.id) ?? {} }),
       };
     },
   }),
@@ -49,7 +57,8 @@ export const userRoutes = [
         ? await accessUserById(app.db.kysely, user, Number(key), { allowInactive: true })
         : await accessUserByEmail(app.db.kysely, user, key, { allowInactive: true });
       const json = presentUser(target, { clientExternalAvatar: params.client_external_avatar, realmUrl: realmUrl(app.config, realm) });
-      return { user: params.include_custom_profile_fields ? { ...json, profile_data: {} } : json };
+      if (!params.include_custom_profile_fields) return { user: json };
+      return { user: { ...json, profile_data: (await profileDataOfUsers(app.db.kysely, realm.id, [target.id])).get(target.id) ?? {} } };
     },
   }),
   route({
@@ -66,10 +75,15 @@ export const userRoutes = [
     method: 'PATCH',
     path: '/users/{user_id}',
     auth: 'user',
-    params: { user_id: path(p.int()), full_name: optional(p.string()), role: optional(p.int()) },
+    params: {
+      user_id: path(p.int()),
+      full_name: optional(p.string()),
+      role: optional(p.int()),
+      profile_data: optional(p.json(checkProfileEntries)),
+    },
     async handler({ app, user, params }) {
       const target = await accessUserById(app.db.kysely, user, params.user_id, { allowInactive: true });
-      await checkUpdateUser(app, user, target, { fullName: params.full_name, role: params.role });
+      await checkUpdateUser(app, user, target, { fullName: params.full_name, role: params.role, profileData: params.profile_data });
       return {};
     },
   }),

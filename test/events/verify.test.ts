@@ -101,16 +101,16 @@ test('realm_user add, update (name and role), remove and reactivation', async ()
     const add = await verifyAction(s, bob, async () => {
       cat = await s.createUser('Cat');
     });
-    // New users join the default streams.
-    assert.deepEqual(kinds(add), ['realm_user:add', 'subscription:peer_add']);
+    // New users join the default streams and their role's system groups.
+    assert.deepEqual(kinds(add), ['realm_user:add', 'subscription:peer_add', 'user_group:add_members', 'user_group:add_members']);
     const rename = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/users/${cat.id}`, { full_name: 'Catherine' }));
     assert.deepEqual(kinds(rename), ['realm_user:update']);
     const role = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/users/${bob.id}`, { role: 300 }));
-    assert.deepEqual(kinds(role), ['realm_user:update']);
+    assert.deepEqual(kinds(role), ['realm_user:update', 'user_group:remove_members', 'user_group:remove_members', 'user_group:add_members']);
     const remove = await verifyAction(s, bob, () => s.ok('DELETE', `/api/v1/users/${cat.id}`));
-    assert.deepEqual(kinds(remove), ['subscription:peer_remove', 'realm_user:remove']);
+    assert.deepEqual(kinds(remove), ['subscription:peer_remove', 'user_group:remove_members', 'user_group:remove_members', 'realm_user:remove']);
     const back = await verifyAction(s, bob, () => s.ok('POST', `/api/v1/users/${cat.id}/reactivate`));
-    assert.deepEqual(kinds(back), ['realm_user:add', 'subscription:peer_add']);
+    assert.deepEqual(kinds(back), ['realm_user:add', 'subscription:peer_add', 'user_group:add_members', 'user_group:add_members']);
   } finally {
     await s.close();
   }

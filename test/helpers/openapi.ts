@@ -34,7 +34,8 @@ let operations: Operation[] | null | undefined;
 /**
  * Turns the OpenAPI dialect into JSON Schema for ajv: `nullable` becomes a 'null' type (also
  * where an allOf part marks a property of a sibling part nullable), and `additionalProperties:
- * false` is dropped, as the spec keeps fields the newer reference renamed.
+ * false` is dropped, as the spec keeps fields the newer reference renamed (so `oneOf` is
+ * checked as `anyOf`).
  */
 let keepClosed = false;
 // local_message_id: the reference server adds it to the sending client's message event without
@@ -70,7 +71,10 @@ function relax(node: unknown, nullableProps: Set<string> = new Set()): unknown {
       out[k] = props;
       continue;
     }
-    out[k] = relax(v, k === 'allOf' ? inherited : new Set());
+    // Without `additionalProperties: false` the branches of a oneOf can overlap (modern and
+    // legacy presence formats both match), so exactly-one becomes at-least-one.
+    // (Event schemas are kept closed, so their oneOf stays exactly-one.)
+    out[k === 'oneOf' && !keepClosed ? 'anyOf' : k] = relax(v, k === 'allOf' ? inherited : new Set());
   }
   if (obj.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   if (keepClosed && out.additionalProperties === false && typeof out.properties === 'object' && out.properties !== null) {

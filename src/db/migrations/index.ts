@@ -6,4 +6,6 @@ import { migration as events } from './0003_events.ts';
 
 import { migration as userTopics } from './0008_user_topics.ts';
 
-export const migrations: Migration[] = [core, shared, events, userTopics];
+import { migration as groupsProfiles } from './0006_groups_profiles.ts';
+
+export const migrations: Migration[] = [core, shared, events, userTopics, groupsProfiles];

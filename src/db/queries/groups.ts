@@ -62,3 +62,114 @@ export async function systemGroupByName(db: Q, realmId: number, name: string): P
 export async function groupById(db: Q, realmId: number, id: number): Promise<UserGroup | undefined> {
   return db.selectFrom('user_groups').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
 }
+
+export async function groupsInRealm(db: Q, realmId: number, opts: { includeDeactivated?: boolean } = {}): Promise<UserGroup[]> {
+  let q = db.selectFrom('user_groups').selectAll().where('realm_id', '=', realmId);
+  if (!opts.includeDeactivated) q = q.where('deactivated', '=', 0);
+  return q.orderBy('id').execute();
+}
+
+export async function groupByName(db: Q, realmId: number, name: string): Promise<UserGroup | undefined> {
+  return db.selectFrom('user_groups').selectAll().where('realm_id', '=', realmId).where('name', '=', name).executeTakeFirst();
+}
+
+/** Direct members (active users) of each listed non-system group. */
+export async function directMemberIds(db: Q, groupIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('user_group_members')
+    .innerJoin('users', 'users.id', 'user_group_members.user_id')
+    .select(['user_group_members.group_id', 'user_group_members.user_id'])
+    .where('user_group_members.group_id', 'in', [...groupIds])
+    .where('users.is_active', '=', 1)
+    .orderBy('user_group_members.user_id')
+    .execute();
+  for (const r of rows) out.get(r.group_id)?.push(r.user_id);
+  return out;
+}
+
+export async function directSubgroupIds(db: Q, groupIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('user_group_subgroups')
+    .select(['group_id', 'subgroup_id'])
+    .where('group_id', 'in', [...groupIds])
+    .orderBy('subgroup_id')
+    .execute();
+  for (const r of rows) out.get(r.group_id)?.push(r.subgroup_id);
+  return out;
+}
+
+/** Groups that list this one as a direct subgroup. */
+export async function supergroupIds(db: Q, groupId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_group_subgroups').select('group_id').where('subgroup_id', '=', groupId).orderBy('group_id').execute();
+  return rows.map((r) => r.group_id);
+}
+
+export async function insertGroup(
+  tx: Tx,
+  values: { realmId: number; name: string; description: string; now: number; creatorId: number; canMentionGroup: number },
+): Promise<number> {
+  const row = await tx
+    .insertInto('user_groups')
+    .values({
+      realm_id: values.realmId,
+      name: values.name,
+      description: values.description,
+      is_system_group: 0,
+      deactivated: 0,
+      role_limit: null,
+      date_created: values.now,
+      creator_id: values.creatorId,
+      can_mention_group: values.canMentionGroup,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateGroup(tx: Tx, id: number, values: { name?: string; description?: string; can_mention_group?: number; deactivated?: number }): Promise<void> {
+  await tx.updateTable('user_groups').set(values).where('id', '=', id).execute();
+}
+
+export async function addGroupMembers(tx: Tx, groupId: number, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx.insertInto('user_group_members').values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
+}
+
+export async function removeGroupMembers(tx: Tx, groupId: number, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx.deleteFrom('user_group_members').where('group_id', '=', groupId).where('user_id', 'in', [...userIds]).execute();
+}
+
+export async function addSubgroups(tx: Tx, groupId: number, subgroupIds: readonly number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  await tx.insertInto('user_group_subgroups').values(subgroupIds.map((subgroup_id) => ({ group_id: groupId, subgroup_id }))).execute();
+}
+
+export async function removeSubgroups(tx: Tx, groupId: number, subgroupIds: readonly number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  await tx.deleteFrom('user_group_subgroups').where('group_id', '=', groupId).where('subgroup_id', 'in', [...subgroupIds]).execute();
+}
+
+/** Where a group is used as a permission: other groups' can_mention_group and streams' settings. */
+export async function groupUses(db: Q, realmId: number, groupId: number): Promise<{ groupIds: number[]; streamIds: number[] }> {
+  const groups = await db
+    .selectFrom('user_groups')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('can_mention_group', '=', groupId)
+    .where('id', '!=', groupId)
+    .where('deactivated', '=', 0)
+    .execute();
+  const streams = await db
+    .selectFrom('streams')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('can_remove_subscribers_group_id', '=', groupId)
+    .where('deactivated', '=', 0)
+    .execute();
+  return { groupIds: groups.map((g) => g.id), streamIds: streams.map((s) => s.id) };
+}

@@ -5,6 +5,7 @@ import { messageFamily } from './message.ts';
 import { realmUserFamily } from './realm_user.ts';
 import { streamFamily } from './stream.ts';
 import { subscriptionFamily } from './subscription.ts';
+import { userGroupFamily } from './user_group.ts';
 
 export const families: Record<string, EventFamily> = {
   message: messageFamily,
@@ -14,4 +15,5 @@ export const families: Record<string, EventFamily> = {
   user_settings: userSettingsFamily,
   delete_message: deleteMessageFamily,
   realm_linkifiers: linkifiersFamily,
+  user_group: userGroupFamily,
 };

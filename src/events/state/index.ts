@@ -8,6 +8,11 @@ import { recentPrivateConversationsGroup } from './recent_private_conversations.
 import { realmUserSettingsDefaultsGroup, stopWordsGroup, userSettingsGroup } from './settings.ts';
 import { streamGroup, subscriptionGroup } from './subscription.ts';
 import type { SnapshotGroup } from './types.ts';
+import { alertWordsSnapshot } from './alert_words.ts';
+import { customProfileFieldsSnapshot } from './custom_profile_fields.ts';
+import { presenceSnapshot } from './presence.ts';
+import { userGroupsSnapshot } from './user_groups.ts';
+import { userStatusSnapshot } from './user_status.ts';
 import { mutedTopicsSnapshot } from './muted_topics.ts';
 import { userTopicSnapshot } from './user_topic.ts';
 
@@ -25,4 +30,9 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   realm_user_settings_defaults: realmUserSettingsDefaultsGroup,
   user_topic: userTopicSnapshot,
   muted_topics: mutedTopicsSnapshot,
+  alert_words: alertWordsSnapshot,
+  custom_profile_fields: customProfileFieldsSnapshot,
+  presence: presenceSnapshot,
+  user_groups: userGroupsSnapshot,
+  user_status: userStatusSnapshot,
 };

@@ -1,13 +1,15 @@
 // The `user_settings` and `realm_user_settings_defaults` groups, and the stop words.
 import fs from 'node:fs';
-import { parseSettings, USER_SETTING_DEFAULTS } from '../../lib/limits.ts';
+import { USER_SETTING_DEFAULTS } from '../../lib/limits.ts';
 import type { SnapshotGroup } from './types.ts';
+import { userSettingsSnapshot } from './user_settings.ts';
 
-export const userSettingsGroup: SnapshotGroup = async ({ user, clientCapabilities }) => {
-  if (!user) return {};
-  const settings = { ...parseSettings(USER_SETTING_DEFAULTS, user.settings), timezone: user.timezone };
+export const userSettingsGroup: SnapshotGroup = async (ctx) => {
+  const group = await userSettingsSnapshot(ctx);
+  const settings = group.user_settings as Record<string, unknown> | undefined;
+  if (!settings) return {};
   // Clients without the capability read the settings as top-level fields, as before it existed.
-  return clientCapabilities.user_settings_object ? { user_settings: settings } : { user_settings: settings, ...settings };
+  return ctx.clientCapabilities.user_settings_object ? group : { ...group, ...settings };
 };
 
 export const realmUserSettingsDefaultsGroup: SnapshotGroup = async () => {

@@ -1,0 +1,77 @@
+// The caller's personal settings, name and password (PATCH /settings).
+import type { AppContext } from '../context.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { activeUserIdsInRealm, updateUser, userById } from '../db/queries/users.ts';
+import { isAdmin } from '../lib/access.ts';
+import { checkPassword, hashPassword } from '../lib/apikey.ts';
+import { badRequest } from '../lib/errors.ts';
+import { realmSettings } from '../lib/realm.ts';
+import { checkSettingValue, LANGUAGES, userSettings, type SettingName } from '../lib/user-settings.ts';
+import { checkFullName, checkPasswordStrength } from '../lib/validate.ts';
+import { runAction } from './action.ts';
+
+export interface SettingsChanges {
+  fullName?: string;
+  oldPassword?: string;
+  newPassword?: string;
+  settings: Partial<Record<SettingName, unknown>>;
+}
+
+export async function checkUpdateSettings(app: AppContext, user: User, realm: Realm, changes: SettingsChanges): Promise<void> {
+  const values = Object.entries(changes.settings).filter(([, v]) => v !== undefined) as [SettingName, unknown][];
+  for (const [name, value] of values) checkSettingValue(name, value);
+  const fullName = changes.fullName === undefined ? undefined : checkFullName(changes.fullName);
+  if (changes.newPassword !== undefined || changes.oldPassword !== undefined) {
+    if (changes.oldPassword === undefined) throw badRequest("Missing 'old_password' argument");
+    if (changes.newPassword === undefined) throw badRequest("Missing 'new_password' argument");
+    if (!(await checkPassword(changes.oldPassword, user.password_hash))) throw badRequest('Wrong password!');
+    checkPasswordStrength(changes.newPassword);
+  }
+  const newHash = changes.newPassword === undefined ? undefined : await hashPassword(changes.newPassword);
+  await runAction(app, async (scope) => {
+    const current = (await userById(scope.tx, user.realm_id, user.id))!;
+    const everyone = await activeUserIdsInRealm(scope.tx, realm.id);
+    if (fullName !== undefined && fullName !== current.full_name) {
+      if (realmSettings(realm).name_changes_disabled && !isAdmin(current)) throw badRequest('Name changes disabled in this organization.');
+      await updateUser(scope.tx, current.id, { full_name: fullName });
+      scope.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, full_name: fullName } }, everyone);
+    }
+    if (newHash !== undefined) await updateUser(scope.tx, current.id, { password_hash: newHash });
+
+    const before = userSettings(current);
+    const stored = storedOverrides(current.settings);
+    let changed = false;
+    for (const [name, value] of values) {
+      if (before[name] === value) continue;
+      changed = true;
+      if (name === 'timezone') {
+        await updateUser(scope.tx, current.id, { timezone: value as string });
+        scope.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, timezone: value } }, everyone);
+      } else {
+        stored[name] = value;
+      }
+      const event: Record<string, unknown> & { type: string } = { type: 'user_settings', op: 'update', property: name, value };
+      if (name === 'default_language') event.language_name = LANGUAGES[value as string];
+      scope.emit(event, [current.id]);
+      if (name === 'presence_enabled') {
+        // The status snapshot's `away` mirrors this setting, so clients hear of it there too.
+        scope.emit({ type: 'user_status', user_id: current.id, away: !value }, everyone);
+      }
+      if (name === 'enable_drafts_synchronization' && value === false) {
+        // CALL POINT (drafts): turning synchronization off deletes the user's stored drafts, in
+        // this transaction, with their drafts remove events to the user. Wire the drafts
+        // action here once the drafts table lands (issue 5 item 1).
+      }
+    }
+    if (changed) await updateUser(scope.tx, current.id, { settings: JSON.stringify(stored) });
+  });
+}
+
+function storedOverrides(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
