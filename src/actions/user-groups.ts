@@ -258,3 +258,21 @@ export async function emitRoleGroupChange(scope: ActionScope, user: User, oldRol
     }
   }
 }
+
+/**
+ * Group lists show active users only, so a user who joins, is deactivated or comes back enters
+ * or leaves every group they directly belong to (by role, or as a listed member).
+ */
+export async function emitActivationGroupChange(scope: ActionScope, user: User, active: boolean): Promise<void> {
+  const settings = await realmSettingsById(scope.tx, user.realm_id);
+  const full = scope.now - user.date_joined >= settings.waiting_period_threshold * 86400;
+  const ids: number[] = [];
+  for (const name of directSystemGroups(user.role, full)) {
+    const group = await systemGroupByName(scope.tx, user.realm_id, name);
+    if (group) ids.push(group.id);
+  }
+  const rows = await scope.tx.selectFrom('user_group_members').select('group_id').where('user_id', '=', user.id).orderBy('group_id').execute();
+  ids.push(...rows.map((r) => r.group_id));
+  const op = active ? 'add_members' : 'remove_members';
+  for (const groupId of ids) await emitToRealm(scope, user.realm_id, { type: 'user_group', op, group_id: groupId, user_ids: [user.id] });
+}

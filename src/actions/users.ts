@@ -13,7 +13,7 @@ import { realmUrl } from '../lib/realm.ts';
 import { profileDataOfUsers } from '../lib/profile-fields.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
-import { emitRoleGroupChange } from './user-groups.ts';
+import { emitActivationGroupChange, emitRoleGroupChange } from './user-groups.ts';
 import { newSubscriptionRow } from './realms.ts';
 
 export interface NewUserInput {
@@ -64,6 +64,7 @@ async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, 
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
   const profileData = (await profileDataOfUsers(scope.tx, realm.id, [userId])).get(userId) ?? {};
   scope.emit({ type: 'realm_user', op: 'add', person: { ...person, profile_data: profileData } }, await activeUserIdsInRealm(scope.tx, realm.id));
+  await emitActivationGroupChange(scope, user, true);
 }
 
 export async function checkCreateUserByAdmin(
@@ -131,6 +132,7 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
     }
     const recipients = await activeUserIdsInRealm(scope.tx, target.realm_id);
     await updateUser(scope.tx, target.id, { is_active: 0 });
+    await emitActivationGroupChange(scope, target, false);
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);
   });
