@@ -28,6 +28,7 @@ import {
 import { realmUrl } from '../lib/realm.ts';
 import { presentProfileField, presentProfileValue } from '../presenters/profile-field.ts';
 import { runAction, type ActionScope } from './action.ts';
+import { isDbId } from '../http/ids.ts';
 
 export interface FieldInput {
   name?: string;
@@ -121,7 +122,7 @@ async function dropRemovedChoices(app: AppContext, scope: ActionScope, realm: Re
   const choices = JSON.parse(fieldData) as Record<string, unknown>;
   const rows = await scope.tx.selectFrom('custom_profile_field_values').selectAll().where('field_id', '=', field.id).execute();
   for (const row of rows) {
-    if (row.value in choices) continue;
+    if (Object.hasOwn(choices, row.value)) continue;
     await deleteProfileValue(scope.tx, field.id, row.user_id);
     await emitValueChange(scope, realm.id, row.user_id, { id: field.id, value: null });
   }
@@ -220,7 +221,7 @@ export function checkProfileEntries(value: unknown, name: string): ProfileEntry[
   return value.map((item, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) throw badRequest(`${name}[${i}] is not a dict`);
     const o = item as Record<string, unknown>;
-    if (!Number.isSafeInteger(o.id)) throw badRequest(`${name}[${i}]["id"] is not an integer`);
+    if (!isDbId(o.id)) throw badRequest(`${name}[${i}]["id"] is not an integer`);
     if (!('value' in o)) throw badRequest(`${name}[${i}] is missing key 'value'`);
     return { id: o.id as number, value: o.value };
   });

@@ -39,6 +39,7 @@ async function checkStatusEmoji(tx: Tx, realmId: number, name: string, code: str
   const resolvedType = type ?? (custom ? 'realm_emoji' : unicode !== undefined ? 'unicode_emoji' : name === 'zulip' ? 'service_extra_emoji' : undefined);
   if (resolvedType === undefined) throw badRequest(`Emoji '${name}' does not exist`);
   if (resolvedType === 'realm_emoji') {
+    if (code !== undefined && !/^\d{1,9}$/.test(code)) throw badRequest('Invalid custom emoji.');
     const byCode = code === undefined ? custom : await realmEmojiById(tx, realmId, Number(code));
     if (!byCode || byCode.name !== name || ('deactivated' in byCode && byCode.deactivated)) throw badRequest('Invalid custom emoji.');
     return { code: String(byCode.id), type: resolvedType };

@@ -229,8 +229,6 @@ async function changeSubgroups(scope: ActionScope, realm: Realm, group: UserGrou
 /** The system groups a role puts a user in directly (see lib/groups: members follow roles). */
 function directSystemGroups(role: number, full: boolean): string[] {
   switch (role) {
-    case NO_ROLE:
-      return [];
     case ROLE.OWNER:
       return ['role:owners'];
     case ROLE.ADMINISTRATOR:
@@ -243,9 +241,6 @@ function directSystemGroups(role: number, full: boolean): string[] {
       return ['role:everyone'];
   }
 }
-
-/** For emitRoleGroupChange: an inactive (new or deactivated) user belongs to no system group. */
-export const NO_ROLE = 0;
 
 /**
  * Tells clients how a role change moved the user between system groups, as the reference does
@@ -262,4 +257,22 @@ export async function emitRoleGroupChange(scope: ActionScope, user: User, oldRol
       if (group) await emitToRealm(scope, user.realm_id, { type: 'user_group', op, group_id: group.id, user_ids: [user.id] });
     }
   }
+}
+
+/**
+ * Group lists show active users only, so a user who joins, is deactivated or comes back enters
+ * or leaves every group they directly belong to (by role, or as a listed member).
+ */
+export async function emitActivationGroupChange(scope: ActionScope, user: User, active: boolean): Promise<void> {
+  const settings = await realmSettingsById(scope.tx, user.realm_id);
+  const full = scope.now - user.date_joined >= settings.waiting_period_threshold * 86400;
+  const ids: number[] = [];
+  for (const name of directSystemGroups(user.role, full)) {
+    const group = await systemGroupByName(scope.tx, user.realm_id, name);
+    if (group) ids.push(group.id);
+  }
+  const rows = await scope.tx.selectFrom('user_group_members').select('group_id').where('user_id', '=', user.id).orderBy('group_id').execute();
+  ids.push(...rows.map((r) => r.group_id));
+  const op = active ? 'add_members' : 'remove_members';
+  for (const groupId of ids) await emitToRealm(scope, user.realm_id, { type: 'user_group', op, group_id: groupId, user_ids: [user.id] });
 }

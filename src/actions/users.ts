@@ -14,7 +14,7 @@ import { realmUrl } from '../lib/realm.ts';
 import { profileDataOfUsers } from '../lib/profile-fields.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
-import { emitRoleGroupChange, NO_ROLE } from './user-groups.ts';
+import { emitActivationGroupChange, emitRoleGroupChange } from './user-groups.ts';
 import { newSubscriptionRow } from './realms.ts';
 
 export interface NewUserInput {
@@ -77,7 +77,7 @@ async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, 
     await activeUserIdsInRealm(scope.tx, realm.id),
   );
   await emitPeerChanges(scope, userId, 'peer_add');
-  await emitRoleGroupChange(scope, user, NO_ROLE, user.role);
+  await emitActivationGroupChange(scope, user, true);
 }
 
 export async function checkCreateUserByAdmin(
@@ -146,7 +146,7 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
     const recipients = await activeUserIdsInRealm(scope.tx, target.realm_id);
     await emitPeerChanges(scope, target.id, 'peer_remove');
     await updateUser(scope.tx, target.id, { is_active: 0 });
-    await emitRoleGroupChange(scope, target, target.role, NO_ROLE);
+    await emitActivationGroupChange(scope, target, false);
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);
   });

@@ -155,3 +155,6 @@ export function parseSettings<T extends object>(defaults: T, stored: string): T 
   }
   return out as T;
 }
+
+/** The largest row ID (PostgreSQL `integer`): larger IDs in requests cannot name anything. */
+export const MAX_DB_ID = 2147483647;

@@ -5,6 +5,7 @@ import type { Conn, Tx } from '../db/database.ts';
 import { profileValues } from '../db/queries/profile-fields.ts';
 import { presentProfileData, type ProfileValueJson } from '../presenters/profile-field.ts';
 import { badRequest } from './errors.ts';
+import { MAX_DB_ID } from './limits.ts';
 
 export const FIELD_TYPE = {
   SHORT_TEXT: 1,
@@ -113,6 +114,7 @@ export function checkFieldValue(field: FieldForValue, value: unknown): string {
   const name = field.name;
   if (field.type === FIELD_TYPE.USER) {
     if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v))) throw badRequest(`${name} is not a list`);
+    if (!value.every((v) => Math.abs(v as number) <= MAX_DB_ID)) throw badRequest(`Invalid user ID: ${value.find((v) => Math.abs(v as number) > MAX_DB_ID)}`);
     return JSON.stringify([...new Set(value as number[])]);
   }
   if (typeof value !== 'string') throw badRequest(`${name} is not a string`);
@@ -128,7 +130,7 @@ export function checkFieldValue(field: FieldForValue, value: unknown): string {
       return value;
     case FIELD_TYPE.SELECT: {
       const choices = field.field_data ? (JSON.parse(field.field_data) as Record<string, unknown>) : {};
-      if (!(value in choices)) throw badRequest(`'${value}' is not a valid choice for '${name}'.`);
+      if (!Object.hasOwn(choices, value)) throw badRequest(`'${value}' is not a valid choice for '${name}'.`);
       return value;
     }
     default:

@@ -1,6 +1,7 @@
 // User status, alert words, typing notifications and presence.
 import { route } from '../http/route.ts';
 import { alias, optional, p, path } from '../http/params.ts';
+import { id, idList, isDbId } from '../http/ids.ts';
 import { alertWords, presenceOf, userStatus } from '../db/queries/presence.ts';
 import { accessStreamById, accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
@@ -11,6 +12,11 @@ import { checkTopic } from '../lib/validate.ts';
 import { presentUserStatus } from '../presenters/status.ts';
 import { checkAddAlertWords, checkRemoveAlertWords, checkUpdateStatus } from '../actions/status.ts';
 import { checkSendTyping, doUpdatePresence } from '../actions/presence.ts';
+
+function checkedId(n: number): number {
+  if (!isDbId(n)) throw badRequest('No such user');
+  return n;
+}
 
 export const presenceRoutes = [
   route({
@@ -39,7 +45,7 @@ export const presenceRoutes = [
     method: 'GET',
     path: '/users/{user_id}/status',
     auth: 'user',
-    params: { user_id: path(p.int()) },
+    params: { user_id: path(id()) },
     async handler({ app, user, params }) {
       const target = await accessUserById(app.db.kysely, user, params.user_id);
       return { status: presentUserStatus(await userStatus(app.db.kysely, target.id), false) };
@@ -79,8 +85,8 @@ export const presenceRoutes = [
     params: {
       op: p.oneOf(['start', 'stop'] as const),
       type: optional(p.oneOf(['direct', 'private', 'stream', 'channel'] as const), 'direct'),
-      to: optional(p.intList()),
-      stream_id: optional(p.int()),
+      to: optional(idList()),
+      stream_id: optional(id()),
       topic: optional(alias(p.string(), 'topic_name')),
     },
     async handler({ app, user, params }) {
@@ -135,7 +141,7 @@ export const presenceRoutes = [
     async handler({ app, realm, user, params }) {
       const db = app.db.kysely;
       const key = params.user_id_or_email;
-      const target = /^\d+$/.test(key) ? await accessUserById(db, user, Number(key)) : await accessUserByEmail(db, user, key);
+      const target = /^\d+$/.test(key) ? await accessUserById(db, user, checkedId(Number(key))) : await accessUserByEmail(db, user, key);
       if (target.is_bot) throw badRequest('Presence is not supported for bot users.');
       const row = realmSettings(realm).presence_disabled ? undefined : await presenceOf(db, target.id);
       const shown = row && parseSettings(USER_SETTING_DEFAULTS, target.settings).presence_enabled;

@@ -1,6 +1,7 @@
 // Custom profile fields of the realm, and the caller's own values.
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
+import { id, idList } from '../http/ids.ts';
 import { profileFieldsInRealm } from '../db/queries/profile-fields.ts';
 import { presentProfileField } from '../presenters/profile-field.ts';
 import {
@@ -64,7 +65,7 @@ export const profileFieldRoutes = [
     method: 'PATCH',
     path: '/realm/profile_fields',
     auth: 'user',
-    params: { order: p.intList() },
+    params: { order: idList() },
     async handler({ app, realm, user, params }) {
       await checkReorderProfileFields(app, user, realm, params.order);
       return {};
@@ -74,7 +75,7 @@ export const profileFieldRoutes = [
     method: 'PATCH',
     path: '/realm/profile_fields/{field_id}',
     auth: 'user',
-    params: { field_id: path(p.int()), ...fieldParams },
+    params: { field_id: path(id()), ...fieldParams },
     async handler({ app, realm, user, params }) {
       await checkUpdateProfileField(app, user, realm, params.field_id, fieldInput(params));
       return {};
@@ -84,7 +85,7 @@ export const profileFieldRoutes = [
     method: 'DELETE',
     path: '/realm/profile_fields/{field_id}',
     auth: 'user',
-    params: { field_id: path(p.int()) },
+    params: { field_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkDeleteProfileField(app, user, realm, params.field_id);
       return {};
@@ -104,7 +105,7 @@ export const profileFieldRoutes = [
     method: 'DELETE',
     path: '/users/me/profile_data',
     auth: 'user',
-    params: { data: p.intList() },
+    params: { data: idList() },
     async handler({ app, user, params }) {
       await checkDeleteOwnProfileData(app, user, params.data);
       return {};

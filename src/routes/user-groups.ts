@@ -1,6 +1,7 @@
 // User groups: listing, creating, changing, deactivating, members and subgroups.
 import { route } from '../http/route.ts';
 import { alias, optional, p, path } from '../http/params.ts';
+import { id, idList } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { Realm, User, UserGroup } from '../db/schema.ts';
 import { groupById, groupsInRealm } from '../db/queries/groups.ts';
@@ -32,8 +33,8 @@ async function groupMembers(db: Conn, realm: Realm, group: UserGroup, directOnly
   return (await expandGroup(db, realm.id, group)).members;
 }
 
-const groupId = path(p.int());
-const intList = (): ReturnType<typeof optional<number[]>> => optional(p.intList(), [] as number[]);
+const groupId = path(id());
+const intList = (): ReturnType<typeof optional<number[]>> => optional(idList(), [] as number[]);
 
 export const userGroupRoutes = [
   route({
@@ -56,9 +57,9 @@ export const userGroupRoutes = [
     params: {
       name: p.string(),
       description: p.string(),
-      members: p.intList(),
+      members: idList(),
       subgroups: intList(),
-      can_mention_group: optional(alias(p.int(), 'can_mention_group_id')),
+      can_mention_group: optional(alias(id(), 'can_mention_group_id')),
     },
     async handler({ app, realm, user, params }) {
       const id = await checkCreateUserGroup(app, user, realm, {
@@ -79,7 +80,7 @@ export const userGroupRoutes = [
       user_group_id: groupId,
       name: optional(p.string()),
       description: optional(p.string()),
-      can_mention_group: optional(alias(p.int(), 'can_mention_group_id')),
+      can_mention_group: optional(alias(id(), 'can_mention_group_id')),
     },
     async handler({ app, realm, user, params }) {
       await checkUpdateUserGroup(app, user, realm, params.user_group_id, {
@@ -139,7 +140,7 @@ export const userGroupRoutes = [
     method: 'GET',
     path: '/user_groups/{user_group_id}/members/{user_id}',
     auth: 'user',
-    params: { user_group_id: groupId, user_id: path(p.int()), direct_member_only: optional(p.bool(), false) },
+    params: { user_group_id: groupId, user_id: path(id()), direct_member_only: optional(p.bool(), false) },
     async handler({ app, realm, user, params }) {
       const db = app.db.kysely;
       const group = await accessGroupForRead(db, realm, params.user_group_id);

@@ -208,3 +208,32 @@ test('a role change moves the user between system groups with add_members and re
   assert.deepEqual((await groupNamed(s, 'role:moderators')).members, [alice.id]);
   assert.deepEqual((await groupNamed(s, 'role:members')).members, []);
 });
+
+test('new, deactivated and reactivated users enter and leave their groups with events', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const members = await groupNamed(s, 'role:members');
+  const full = await groupNamed(s, 'role:fullmembers');
+  s.published.length = 0;
+  const alice = await s.createUser('Alice');
+  const joined = s.published.filter((p) => p.event.type === 'user_group').map((p) => p.event);
+  assert.deepEqual(joined, [
+    { type: 'user_group', op: 'add_members', group_id: full.id, user_ids: [alice.id] },
+    { type: 'user_group', op: 'add_members', group_id: members.id, user_ids: [alice.id] },
+  ]);
+  const { group_id } = await s.ok('POST', '/api/v1/user_groups/create', { name: 'ops', description: '', members: [alice.id] });
+  s.published.length = 0;
+  await s.ok('DELETE', `/api/v1/users/${alice.id}`);
+  assert.deepEqual(
+    s.published.filter((p) => p.event.type === 'user_group').map((p) => [p.event.op, p.event.group_id, p.userIds]),
+    [['remove_members', full.id, [s.owner.id]], ['remove_members', members.id, [s.owner.id]], ['remove_members', group_id, [s.owner.id]]],
+  );
+  assert.deepEqual((await groupNamed(s, 'ops')).members, []);
+  s.published.length = 0;
+  await s.ok('POST', `/api/v1/users/${alice.id}/reactivate`);
+  assert.deepEqual(
+    s.published.filter((p) => p.event.type === 'user_group').map((p) => [p.event.op, p.event.group_id]),
+    [['add_members', full.id], ['add_members', members.id], ['add_members', group_id]],
+  );
+  assert.deepEqual((await groupNamed(s, 'ops')).members, [alice.id]);
+});
