@@ -5,7 +5,7 @@ import type { Realm, Stream, User } from '../db/schema.ts';
 import { streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
 import { systemGroupByName } from '../db/queries/groups.ts';
 import { canSeeStream, isAdmin, isGuest, isModerator, usersWhoCanSeeStream } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { ApiError, adminRequired, badRequest } from '../lib/errors.ts';
 import { userInGroup } from '../lib/groups.ts';
 import { COMMON_POLICY, LIMITS, type RealmSettings } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
@@ -14,6 +14,7 @@ import { presentStream, presentSubscription } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { newSubscriptionRow } from './realms.ts';
 import { doCreateStream } from './streams.ts';
+import { doAddDefaultStream } from './default-streams.ts';
 
 export interface StreamSpec {
   name: string;
@@ -27,6 +28,8 @@ export interface NewStreamOptions {
   streamPostPolicy: number;
   messageRetentionDays: number | null;
   canRemoveSubscribersGroupId: number | undefined;
+  /** Makes the streams this request creates default streams (administrators only). */
+  isDefaultStream?: boolean;
 }
 
 export interface SubscribeResult {
@@ -82,6 +85,8 @@ export async function checkSubscribe(
   const targets = principals ?? [caller];
   const others = targets.some((t) => t.id !== caller.id);
   const settings = realmSettings(realm);
+  if (opts.isDefaultStream && !isAdmin(caller)) throw adminRequired();
+  if (opts.isDefaultStream && opts.inviteOnly) throw badRequest('Private streams cannot be made default.');
   return runAction(app, async (scope) => {
     if (others && !passesPolicy(caller, settings.invite_to_stream_policy, settings, scope.now)) {
       throw badRequest('Insufficient permission');
@@ -142,6 +147,7 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
   if (!stream.invite_only) {
     scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, await usersWhoCanSeeStream(scope.tx, stream));
   }
+  if (opts.isDefaultStream) await doAddDefaultStream(scope, realm, stream);
   return stream;
 }
 

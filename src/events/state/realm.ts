@@ -1,0 +1,79 @@
+// The `realm` snapshot group: the organization's settings and the server's, as of feature level
+// 186 (the reference's names, with the spec's renames).
+import { realmUrl, realmSettings } from '../../lib/realm.ts';
+import { LIMITS } from '../../lib/limits.ts';
+import { GIF_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS } from '../../lib/realm-setting-specs.ts';
+import { realmBotDomain } from '../../actions/bots.ts';
+import type { SnapshotGroup } from './types.ts';
+
+/** Settings whose snapshot name is not simply `realm_<setting>`. */
+const RENAMED: Record<string, string> = {
+  video_chat_server_url: 'realm_video_chat_server_url',
+};
+
+/** Realm settings that are not shown in the snapshot (email_address_visibility is a user setting). */
+const HIDDEN = new Set(['email_address_visibility', 'notifications_stream_id', 'signup_notifications_stream_id']);
+
+export const realmGroup: SnapshotGroup = async ({ app, realm }) => {
+  const settings = realmSettings(realm) as Record<string, unknown>;
+  const url = realmUrl(app.config, realm);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    if (HIDDEN.has(name)) continue;
+    out[RENAMED[name] ?? `realm_${name}`] = value;
+  }
+  const s = realmSettings(realm);
+  return {
+    ...out,
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_date_created: realm.date_created,
+    realm_notifications_stream_id: s.notifications_stream_id,
+    realm_signup_notifications_stream_id: s.signup_notifications_stream_id,
+    realm_authentication_methods: { Email: true, Dev: false, LDAP: false, GitHub: false, Google: false, SAML: false },
+    realm_icon_url: `${url}/static/images/logo/parley-icon.png`,
+    realm_icon_source: 'G',
+    realm_logo_url: `${url}/static/images/logo/parley-logo.svg`,
+    realm_logo_source: 'D',
+    realm_night_logo_url: `${url}/static/images/logo/parley-logo.svg`,
+    realm_night_logo_source: 'D',
+    max_icon_file_size_mib: LIMITS.maxIconFileSizeMib,
+    max_logo_file_size_mib: LIMITS.maxLogoFileSizeMib,
+    max_avatar_file_size_mib: LIMITS.maxAvatarFileSizeMib,
+    max_file_upload_size_mib: app.config.maxFileUploadSizeMib,
+    realm_bot_domain: realmBotDomain(app, realm),
+    realm_uri: url,
+    realm_url: url,
+    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+    settings_send_digest_emails: false,
+    realm_is_mirror_realm: false,
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_push_notifications_enabled: false,
+    realm_upload_quota_mib: null,
+    service_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: '',
+    realm_default_external_accounts: {
+      github: { name: 'GitHub', text: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
+      twitter: { name: 'Twitter', text: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
+    },
+    video_chat_server_url: 'https://meet.jit.si',
+    development_environment: false,
+    server_generation: app.startedAt,
+    password_min_length: LIMITS.passwordMinLength,
+    password_min_guesses: LIMITS.passwordMinGuesses,
+    gif_rating_options: GIF_RATING_OPTIONS,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_needs_upgrade: false,
+    server_web_public_streams_enabled: true,
+    server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
+    event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
+    max_stream_name_length: LIMITS.maxStreamNameLength,
+    max_stream_description_length: LIMITS.maxStreamDescriptionLength,
+    max_topic_length: LIMITS.maxTopicLength,
+    max_message_length: LIMITS.maxMessageLength,
+  };
+};
