@@ -9,7 +9,7 @@ async function snapshot(s: TestServer, userId: number) {
   const realm = await db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const ctx = { app: s.server.app, realm, user, clientCapabilities: {}, applyMarkdown: true, clientExternalAvatar: true, includeSubscribers: false, slimPresence: false };
-  return { ...(await defaultStreamsGroup(ctx)), ...(await defaultStreamGroupsGroup(ctx)) };
+  return { ...(await defaultStreamsGroup(ctx)), ...(await defaultStreamGroupsGroup(ctx)) } as { realm_default_streams: any[]; realm_default_stream_groups: any[] };
 }
 
 async function streamId(s: TestServer, name: string): Promise<number> {

@@ -10,7 +10,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 async function upload(s: TestServer, name: string, data: Buffer | null, as: Account = s.owner) {
   const form = new FormData();
-  if (data) form.append('filename', new Blob([data]), 'emoji.png');
+  if (data) form.append('filename', new Blob([new Uint8Array(data)]), 'emoji.png');
   else form.append('note', 'no file');
   const res = await fetch(`${s.baseUrl}/api/v1/realm/emoji/${encodeURIComponent(name)}`, {
     method: 'POST',
