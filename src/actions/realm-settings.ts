@@ -10,6 +10,7 @@ import { badRequest, ownerRequired } from '../lib/errors.ts';
 import { REALM_SETTING_DEFAULTS, USER_SETTING_DEFAULTS } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { REALM_SETTING_SPECS } from '../lib/realm-setting-specs.ts';
+import { mergeUserSettingDefaults } from '../lib/user-defaults.ts';
 import { runAction } from './action.ts';
 
 export interface RealmChanges {
@@ -67,18 +68,11 @@ export async function checkUpdateRealm(app: AppContext, caller: User, realm: Rea
   });
 }
 
-/** The realm's defaults for new users' settings. */
-export function userSettingDefaults(stored: Record<string, unknown>): typeof USER_SETTING_DEFAULTS {
-  const out = { ...USER_SETTING_DEFAULTS } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(stored)) if (k in out) out[k] = v;
-  return out as typeof USER_SETTING_DEFAULTS;
-}
-
 export async function checkUpdateRealmUserDefaults(app: AppContext, caller: User, realm: Realm, changes: Record<string, unknown>): Promise<void> {
   requireAdmin(caller);
   await runAction(app, async (scope) => {
     const overrides = await realmUserDefaultOverrides(scope.tx, realm.id);
-    const before = userSettingDefaults(overrides) as Record<string, unknown>;
+    const before = mergeUserSettingDefaults(overrides) as Record<string, unknown>;
     const recipients = await activeUserIdsInRealm(scope.tx, realm.id);
     let changed = false;
     for (const [property, value] of Object.entries(changes)) {

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 import { realmEmojiGroup } from '../../src/events/state/realm_emoji.ts';
+import { loadRealmMarkdownData } from '../../src/lib/realm-markdown.ts';
+import { plainContext, renderMarkdown } from '../../src/lib/markdown/index.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -114,4 +116,19 @@ test('deleting deactivates: the author or an administrator may; others are refus
   assert.equal(gone.body.msg, "Emoji 'alices' does not exist");
   // The name is free again once deactivated.
   assert.equal((await upload(s, 'alices', PNG, bob)).status, 200);
+});
+
+test('message rendering finds active custom emoji and linkifiers through loadRealmMarkdownData', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await upload(s, 'parley', PNG);
+  await upload(s, 'retired', PNG);
+  await s.ok('DELETE', '/api/v1/realm/emoji/retired');
+  await s.ok('POST', '/api/v1/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' });
+  const realm = await s.server.app.db.kysely.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+  const data = await loadRealmMarkdownData(s.server.app.db.kysely, realm.id, 'http://localhost');
+  assert.equal(data.realmEmoji('retired'), undefined);
+  const html = renderMarkdown('see #12 :parley:', { ...plainContext('http://localhost'), ...data }).html;
+  assert.match(html, /<a href="https:\/\/example\.com\/issues\/12"[^>]*>#12<\/a>/);
+  assert.match(html, /<img alt=":parley:" class="emoji" src="http:\/\/localhost\/user_avatars\/\d+\/emoji\/images\/[0-9a-f]+\.png" title="parley">/);
 });

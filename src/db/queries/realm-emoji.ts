@@ -34,3 +34,8 @@ export async function deactivateRealmEmoji(tx: Tx, id: number): Promise<void> {
 export async function realmEmojiByFile(db: Q, realmId: number, fileName: string): Promise<RealmEmojiRow | undefined> {
   return db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).where('file_name', '=', fileName).executeTakeFirst();
 }
+
+/** A custom emoji by its ID (reactions name custom emoji by ID). */
+export async function realmEmojiById(db: Q, realmId: number, id: number): Promise<RealmEmojiRow | undefined> {
+  return db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+}
