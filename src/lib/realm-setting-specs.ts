@@ -13,13 +13,12 @@ export interface RealmSettingSpec {
   stream?: boolean;
 }
 
-function json(raw: string, name: string): unknown {
+/** JSON-decodes a value; clients also send plain words (`unlimited`) and URLs unquoted. */
+function json(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
-    // Clients send plain words such as `unlimited` unquoted.
-    if (/^[A-Za-z_]+$/.test(raw)) return raw;
-    throw new ApiError(`Argument "${name}" is not valid JSON.`, 'BAD_REQUEST');
+    return raw;
   }
 }
 
@@ -28,7 +27,7 @@ const invalid = (name: string): ApiError => badRequest(`Invalid ${name}`);
 function bool(): RealmSettingSpec {
   return {
     parse(raw, name) {
-      const v = json(raw, name);
+      const v = json(raw);
       if (typeof v !== 'boolean') throw badRequest(`${name} is not a boolean`);
       return v;
     },
@@ -39,7 +38,7 @@ function oneOf(values: readonly number[], extra: Partial<RealmSettingSpec> = {})
   return {
     ...extra,
     parse(raw, name) {
-      const v = json(raw, name);
+      const v = json(raw);
       if (typeof v !== 'number' || !values.includes(v)) throw invalid(name);
       return v;
     },
@@ -50,7 +49,7 @@ function intRange(min: number, max: number, extra: Partial<RealmSettingSpec> = {
   return {
     ...extra,
     parse(raw, name) {
-      const v = json(raw, name);
+      const v = json(raw);
       if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${name} is not an integer`);
       if (v < min || v > max) throw invalid(name);
       return v;
@@ -63,7 +62,7 @@ function timeLimit(extra: Partial<RealmSettingSpec> = {}): RealmSettingSpec {
   return {
     ...extra,
     parse(raw, name) {
-      const v = json(raw, name);
+      const v = json(raw);
       if (v === 'unlimited' || v === null) return null;
       if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw badRequest(`Bad value for '${name}': ${raw}`);
       if (v > 10 * 365 * 86400) throw badRequest(`Bad value for '${name}': ${raw}`);
@@ -114,7 +113,7 @@ export const REALM_SETTING_SPECS: Record<string, RealmSettingSpec> = {
   message_retention_days: {
     ownerOnly: true,
     parse(raw, name) {
-      const v = json(raw, name);
+      const v = json(raw);
       if (v === 'unlimited' || v === -1) return -1;
       if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw badRequest(`Bad value for '${name}': ${raw}`);
       return v;
@@ -160,7 +159,7 @@ export const REALM_SETTING_SPECS: Record<string, RealmSettingSpec> = {
   giphy_rating: oneOf(Object.values(GIF_RATING_OPTIONS).map((p) => p.id)),
   video_chat_server_url: {
     parse(raw, name) {
-      const v = json(raw, name);
+      const v = json(raw);
       if (v === 'default' || v === null) return null;
       if (typeof v !== 'string' || v.length > 200 || !/^https?:\/\/[^\s/]+/.test(v)) throw badRequest(`${name} is not an allowed_type`);
       try {

@@ -159,3 +159,14 @@ test('PATCH /realm/user_settings_defaults changes new users\' defaults with even
   assert.equal(refused.status, 400);
   assert.equal(refused.body.msg, 'Must be an organization administrator');
 });
+
+test('the video call server takes an http(s) URL, plain or JSON-encoded, or default', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await s.ok('PATCH', '/api/v1/realm', { video_chat_server_url: 'https://meet.example.com' });
+  assert.equal(realmSettings(await currentRealm(s)).video_chat_server_url, 'https://meet.example.com');
+  await s.ok('PATCH', '/api/v1/realm', { video_chat_server_url: JSON.stringify('default') });
+  assert.equal(realmSettings(await currentRealm(s)).video_chat_server_url, null);
+  const bad = await s.api('PATCH', '/api/v1/realm', { video_chat_server_url: 'ftp://files.example.com' });
+  assert.equal(bad.status, 400);
+});

@@ -153,3 +153,17 @@ test('archiving a stream hides it, frees its name, ends subscriptions and defaul
   // The name can be used again.
   await create(s, 'old');
 });
+
+test('a stream becomes web-public only when the realm allows spectators', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const id = await create(s, 'showcase');
+  const off = await s.api('PATCH', `/api/v1/streams/${id}`, { is_web_public: true });
+  assert.equal(off.status, 400);
+  assert.equal(off.body.msg, 'Web-public streams are not enabled.');
+  await s.ok('PATCH', '/api/v1/realm', { enable_spectator_access: true });
+  s.published.length = 0;
+  await s.ok('PATCH', `/api/v1/streams/${id}`, { is_web_public: true });
+  assert.equal((await streamRow(s, id)).is_web_public, 1);
+  assert.deepEqual(s.published.map((p) => [p.event.property, p.event.value, p.event.is_web_public]), [['invite_only', false, true]]);
+});
