@@ -5,7 +5,8 @@ import { deleteLinkifier, insertLinkifier, linkifierById, linkifierRows, updateL
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
 import { requireAdmin } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
-import { checkLinkifierPattern, checkUrlTemplate } from '../lib/linkifier-check.ts';
+import { checkLinkifierPattern, checkUrlTemplate, probeLinkifierPattern } from '../lib/linkifier-check.ts';
+import { compileLinkifiers } from '../lib/markdown/linkify.ts';
 import { presentLinkifier } from '../presenters/linkifier.ts';
 import { runAction, type ActionScope } from './action.ts';
 
@@ -14,15 +15,19 @@ async function emitLinkifiers(scope: ActionScope, realmId: number): Promise<void
   scope.emit({ type: 'realm_linkifiers', realm_linkifiers: rows.map(presentLinkifier) }, await activeUserIdsInRealm(scope.tx, realmId));
 }
 
-function checkLinkifier(pattern: string, urlTemplate: string): { pattern: string; urlTemplate: string } {
+async function checkLinkifier(pattern: string, urlTemplate: string): Promise<{ pattern: string; urlTemplate: string }> {
   const p = pattern.trim();
   const names = checkLinkifierPattern(p);
-  return { pattern: p, urlTemplate: checkUrlTemplate(urlTemplate, names) };
+  const template = checkUrlTemplate(urlTemplate, names);
+  const [compiled] = compileLinkifiers([{ id: 0, pattern: p, urlTemplate: template }]);
+  if (!compiled) throw badRequest('Invalid linkifier pattern');
+  await probeLinkifierPattern(compiled.re);
+  return { pattern: p, urlTemplate: template };
 }
 
 export async function checkAddLinkifier(app: AppContext, caller: User, realm: Realm, pattern: string, urlTemplate: string): Promise<number> {
   requireAdmin(caller);
-  const l = checkLinkifier(pattern, urlTemplate);
+  const l = await checkLinkifier(pattern, urlTemplate);
   return runAction(app, async (scope) => {
     const rows = await linkifierRows(scope.tx, realm.id);
     if (rows.some((r) => r.pattern === l.pattern)) throw badRequest('Linkifier with this pattern already exists.');
@@ -35,7 +40,7 @@ export async function checkAddLinkifier(app: AppContext, caller: User, realm: Re
 
 export async function checkUpdateLinkifier(app: AppContext, caller: User, realm: Realm, id: number, pattern: string, urlTemplate: string): Promise<void> {
   requireAdmin(caller);
-  const l = checkLinkifier(pattern, urlTemplate);
+  const l = await checkLinkifier(pattern, urlTemplate);
   await runAction(app, async (scope) => {
     if (!(await linkifierById(scope.tx, realm.id, id))) throw badRequest('Linkifier not found.');
     const rows = await linkifierRows(scope.tx, realm.id);

@@ -173,6 +173,10 @@ export const ADMIN_LIMITS = {
   maxLinkifierTemplateLength: 1024,
   /** Largest {n,m} repeat count a linkifier pattern may use (bounded work per match). */
   maxLinkifierRepeat: 1000,
+  /** A new pattern is timed on runs of this many characters... */
+  linkifierProbeLength: 1500,
+  /** ...and refused if those take longer than this (quadratic patterns take a few ms). */
+  linkifierProbeMillis: 2000,
   maxDefaultStreamGroupNameLength: 60,
   maxBotShortNameLength: 40,
 } as const;

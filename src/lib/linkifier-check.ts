@@ -3,6 +3,7 @@
 // (the reference's engine, which clients may also use) and JavaScript, and has no structure
 // that makes backtracking exponential: a repeated group whose body can match in more than one
 // way (an inner variable quantifier or an alternation), or a huge counted repeat.
+import { Worker } from 'node:worker_threads';
 import { badRequest } from './errors.ts';
 import { ADMIN_LIMITS } from './limits.ts';
 
@@ -143,4 +144,54 @@ export function checkUrlTemplate(template: string, groupNames: readonly string[]
     }
   }
   return t;
+}
+
+// Runs in a worker so that a runaway pattern can be stopped: scans each input the way the
+// renderer scans message text (every start position, global regular expression).
+const PROBE_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const re = new RegExp(workerData.source, workerData.flags);
+for (const text of workerData.inputs) {
+  let pos = 0;
+  while (pos < text.length) {
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    if (!m) break;
+    pos = Math.max(m.index + m[0].length, pos + 1);
+  }
+}
+parentPort.postMessage('done');
+`;
+
+/** Inputs that make backtracking patterns slow: long runs of one character, then a mismatch. */
+function probeInputs(pattern: string): string[] {
+  const chars = new Set(['a', 'Z', '0', '_', '-', ' ', '.', '/', '#', ':', '\u00e9']);
+  for (const ch of pattern.replace(/\\./g, '')) if (!/[()[\]{}*+?|^$\\]/.test(ch)) chars.add(ch);
+  const n = ADMIN_LIMITS.linkifierProbeLength;
+  return [...chars].flatMap((c) => [c.repeat(n), c.repeat(n) + '\u0001', ' ' + c.repeat(n) + '!']);
+}
+
+/**
+ * Measures the pattern as the renderer compiles it, on inputs that trigger polynomial or
+ * exponential backtracking the structural check cannot see (such as `\d+\d+\d+`).
+ */
+export async function probeLinkifierPattern(compiled: RegExp): Promise<void> {
+  const worker = new Worker(PROBE_SOURCE, {
+    eval: true,
+    workerData: { source: compiled.source, flags: compiled.flags, inputs: probeInputs(compiled.source) },
+    resourceLimits: { maxOldGenerationSizeMb: 64 },
+  });
+  const finished = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ADMIN_LIMITS.linkifierProbeMillis);
+    worker.once('message', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+    worker.once('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+  await worker.terminate();
+  if (!finished) throw invalid('matching it takes too long (catastrophic backtracking)');
 }

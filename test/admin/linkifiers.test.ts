@@ -96,6 +96,7 @@ test('invalid and catastrophic patterns and bad URL templates are refused', asyn
     ['(?i)abc', 'https://x.example/', /not supported/],
     ['a{1,5000}', 'https://x.example/', /repeat counts/],
     ['*abc', 'https://x.example/', /nothing to repeat/],
+    ['(?P<id>\\d+\\d+\\d+\\d+)z', 'https://x.example/{id}', /takes too long/],
     ['', 'https://x.example/', /empty/],
     ['#(?P<id>[0-9]+)', 'https://x.example/{other}', /Group "other" in URL template is not present/],
     ['#(?P<id>[0-9]+)', 'javascript:alert({id})', /Invalid URL template/],
