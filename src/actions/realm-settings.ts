@@ -1,8 +1,7 @@
 // Changing the organization's settings (PATCH /realm) and its defaults for new users' settings.
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
-import { realmById } from '../db/queries/realms.ts';
-import { realmUserDefaultOverrides, saveRealmSettingOverrides, saveRealmUserDefaultOverrides, updateRealmColumns } from '../db/queries/realm-admin.ts';
+import { lockRealm, realmUserDefaultOverrides, saveRealmSettingOverrides, saveRealmUserDefaultOverrides, updateRealmColumns } from '../db/queries/realm-admin.ts';
 import { streamById } from '../db/queries/streams.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
 import { isOwner, requireAdmin } from '../lib/access.ts';
@@ -40,7 +39,7 @@ export async function checkUpdateRealm(app: AppContext, caller: User, realm: Rea
       const stream = await streamById(scope.tx, realm.id, value as number);
       if (!stream) throw badRequest('Invalid stream ID');
     }
-    const current = (await realmById(scope.tx, realm.id)) ?? realm;
+    const current = (await lockRealm(scope.tx, realm.id, app.db.dialect)) ?? realm;
     const before = realmSettings(current) as Record<string, unknown>;
     const overrides = parseOverrides(current.settings);
     const recipients = await activeUserIdsInRealm(scope.tx, realm.id);
@@ -71,6 +70,7 @@ export async function checkUpdateRealm(app: AppContext, caller: User, realm: Rea
 export async function checkUpdateRealmUserDefaults(app: AppContext, caller: User, realm: Realm, changes: Record<string, unknown>): Promise<void> {
   requireAdmin(caller);
   await runAction(app, async (scope) => {
+    await lockRealm(scope.tx, realm.id, app.db.dialect);
     const overrides = await realmUserDefaultOverrides(scope.tx, realm.id);
     const before = mergeUserSettingDefaults(overrides) as Record<string, unknown>;
     const recipients = await activeUserIdsInRealm(scope.tx, realm.id);

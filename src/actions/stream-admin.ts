@@ -4,10 +4,9 @@ import type { AppContext } from '../context.ts';
 import type { Realm, Stream, User } from '../db/schema.ts';
 import { defaultStreamGroupIdsOf, isDefaultStream, removeDefaultStream, removeStreamFromDefaults } from '../db/queries/default-streams.ts';
 import { groupById } from '../db/queries/groups.ts';
-import { realmById } from '../db/queries/realms.ts';
 import { deactivateSubscriptions, markStreamMessagesRead, streamNameTaken, updateStream } from '../db/queries/stream-admin.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
-import { saveRealmSettingOverrides } from '../db/queries/realm-admin.ts';
+import { lockRealm, saveRealmSettingOverrides } from '../db/queries/realm-admin.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
 import { isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
 import { badRequest, ownerRequired } from '../lib/errors.ts';
@@ -178,13 +177,13 @@ export async function checkArchiveStream(app: AppContext, caller: User, realm: R
     if (wasDefault) await emitDefaultStreams(scope, realm.id);
     if (inGroups.length > 0) await emitDefaultStreamGroups(scope, realm.id);
     scope.emit({ type: 'stream', op: 'delete', streams: [presentStream(stream, null)], stream_ids: [stream.id] }, audience);
-    await clearNotificationStreams(scope, realm.id, stream.id);
+    await clearNotificationStreams(scope, app, realm.id, stream.id);
   });
 }
 
 /** The realm's announcement streams stop pointing at an archived stream. */
-async function clearNotificationStreams(scope: ActionScope, realmId: number, streamId: number): Promise<void> {
-  const realm = await realmById(scope.tx, realmId);
+async function clearNotificationStreams(scope: ActionScope, app: AppContext, realmId: number, streamId: number): Promise<void> {
+  const realm = await lockRealm(scope.tx, realmId, app.db.dialect);
   if (!realm) return;
   const settings = realmSettings(realm);
   const overrides = JSON.parse(realm.settings) as Record<string, unknown>;

@@ -1,5 +1,6 @@
 // Realm columns and stored overrides changed by organization administration.
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Dialect, Tx } from '../database.ts';
+import type { Realm } from '../schema.ts';
 
 type Q = Conn | Tx;
 
@@ -26,4 +27,13 @@ export async function realmUserDefaultOverrides(db: Q, realmId: number): Promise
 export async function saveRealmUserDefaultOverrides(tx: Tx, realmId: number, settings: string): Promise<void> {
   const updated = await tx.updateTable('realm_user_defaults').set({ settings }).where('realm_id', '=', realmId).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await tx.insertInto('realm_user_defaults').values({ realm_id: realmId, settings }).execute();
+}
+
+/**
+ * The realm row, locked until the transaction ends on PostgreSQL, so that concurrent changes
+ * to its settings JSON do not overwrite each other (SQLite runs one write transaction at a time).
+ */
+export async function lockRealm(tx: Tx, realmId: number, dialect: Dialect): Promise<Realm | undefined> {
+  const q = tx.selectFrom('realms').selectAll().where('id', '=', realmId);
+  return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
