@@ -12,6 +12,7 @@ import { installErrorHandlers } from './http/errors.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
 import { routes } from './routes/index.ts';
+import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
 
 export interface Server {
   app: AppContext;
@@ -64,6 +65,8 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   });
   installErrorHandlers(fastify, log);
   registerRoutes(fastify, app, routes);
+  // Files served outside /api/v1 (custom emoji images).
+  registerRoutes(fastify, app, realmEmojiFileRoutes, '');
 
   return {
     app,

@@ -6,7 +6,7 @@ import { streamByName, subscriberIds, subscription } from '../db/queries/streams
 import { systemGroupByName } from '../db/queries/groups.ts';
 import { updateSubscription } from '../db/queries/subscriptions.ts';
 import { canSeeStream, isAdmin, isGuest, isModerator, usersWhoCanSeeStream } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { ApiError, adminRequired, badRequest } from '../lib/errors.ts';
 import { userInGroup } from '../lib/groups.ts';
 import { COMMON_POLICY, LIMITS, type RealmSettings } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
@@ -16,6 +16,7 @@ import { runAction, type ActionScope } from './action.ts';
 import { notificationDefaults } from '../events/state/subscription.ts';
 import { newSubscriptionRow } from './realms.ts';
 import { doCreateStream } from './streams.ts';
+import { doAddDefaultStream } from './default-streams.ts';
 
 export interface StreamSpec {
   name: string;
@@ -31,6 +32,8 @@ export interface NewStreamOptions {
   streamPostPolicy: number;
   messageRetentionDays: number | null;
   canRemoveSubscribersGroupId: number | undefined;
+  /** Makes the streams this request creates default streams (administrators only). */
+  isDefaultStream?: boolean;
 }
 
 export interface SubscribeResult {
@@ -77,6 +80,8 @@ export async function checkSubscribe(
   authorizationErrorsFatal: boolean,
 ): Promise<SubscribeResult> {
   const checked = checkStreamSpecs(specs);
+  if (opts.isDefaultStream && !isAdmin(caller)) throw adminRequired();
+  if (opts.isDefaultStream && opts.inviteOnly) throw badRequest('Private streams cannot be made default.');
   return runAction(app, (scope) => subscribeInScope(scope, caller, realm, checked, principals, opts, authorizationErrorsFatal));
 }
 
@@ -190,6 +195,7 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
   // Everyone who may see the new stream learns of it: for a private stream, the administrators
   // now, and its subscribers as they are added.
   scope.emit({ type: 'stream', op: 'create', streams: [presentStream(stream, null)] }, await usersWhoCanSeeStream(scope.tx, stream));
+  if (opts.isDefaultStream) await doAddDefaultStream(scope, realm, stream);
   return stream;
 }
 

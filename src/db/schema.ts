@@ -226,6 +226,35 @@ export interface PresenceTable {
   last_active_time: number | null;
 }
 
+export interface DefaultStreamGroupsTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+}
+
+export interface DefaultStreamGroupStreamsTable {
+  group_id: number;
+  stream_id: number;
+}
+
+export interface BotSettingsTable {
+  user_id: number;
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: Flag;
+  /** Outgoing webhook bots: where messages go, in which format, with which token. */
+  service_base_url: string | null;
+  service_interface: number | null;
+  service_token: string | null;
+}
+
+export interface RealmUserDefaultsTable {
+  realm_id: number;
+  /** JSON object of the new-user settings that differ from USER_SETTING_DEFAULTS. */
+  settings: string;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -249,6 +278,10 @@ export interface Database {
   user_status: UserStatusTable;
   alert_words: AlertWordsTable;
   presence: PresenceTable;
+  default_stream_groups: DefaultStreamGroupsTable;
+  default_stream_group_streams: DefaultStreamGroupStreamsTable;
+  bot_settings: BotSettingsTable;
+  realm_user_defaults: RealmUserDefaultsTable;
 }
 
 export type Realm = Selectable<RealmsTable>;

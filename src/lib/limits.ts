@@ -83,6 +83,14 @@ export const REALM_SETTING_DEFAULTS = {
   user_group_edit_policy: COMMON_POLICY.MEMBERS as number,
   add_custom_emoji_policy: COMMON_POLICY.MEMBERS as number,
   wildcard_mention_policy: COMMON_POLICY.EVERYONE as number,
+  disallow_disposable_email_addresses: true,
+  invite_to_realm_policy: COMMON_POLICY.MEMBERS as number,
+  private_message_policy: 1,
+  message_content_allowed_in_email_notifications: true,
+  digest_weekday: 1,
+  giphy_rating: 2,
+  video_chat_server_url: null as string | null,
+  enable_guest_user_indicator: true,
 };
 export type RealmSettings = typeof REALM_SETTING_DEFAULTS;
 
@@ -158,3 +166,22 @@ export function parseSettings<T extends object>(defaults: T, stored: string): T 
 
 /** The largest row ID (PostgreSQL `integer`): larger IDs in requests cannot name anything. */
 export const MAX_DB_ID = 2147483647;
+/** Organization administration: names, descriptions, custom emoji, linkifiers and bots. */
+export const ADMIN_LIMITS = {
+  maxRealmNameLength: 40,
+  maxRealmDescriptionLength: 1000,
+  maxEmojiNameLength: 60,
+  maxLinkifierPatternLength: 1000,
+  maxLinkifierTemplateLength: 1024,
+  /** Largest {n,m} repeat count a linkifier pattern may use (bounded work per match). */
+  maxLinkifierRepeat: 1000,
+  /** A new pattern is timed on runs of this many characters... */
+  linkifierProbeLength: 1500,
+  /** ...and refused if those take longer than this (quadratic patterns take a few ms). */
+  linkifierProbeMillis: 2000,
+  maxDefaultStreamGroupNameLength: 60,
+  maxBotShortNameLength: 40,
+} as const;
+
+/** Bot types of the reference: generic, incoming webhook, outgoing webhook, embedded. */
+export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;

@@ -1,19 +1,43 @@
-// The route table: every API operation, by resource.
+// The route table: every API operation, by resource (one array per line, so additions merge).
 import type { Route } from '../http/route.ts';
-import { messageRoutes } from './messages.ts';
-import { serverRoutes } from './server.ts';
-import { streamRoutes } from './streams.ts';
-import { subscriptionRoutes } from './subscriptions.ts';
-import { userRoutes } from './users.ts';
+import { botRoutes } from './bots.ts';
+import { defaultStreamRoutes } from './default-streams.ts';
 import { eventRoutes } from './events.ts';
-
-import { subscriptionSettingRoutes } from './subscription-settings.ts';
-import { userTopicRoutes } from './user-topics.ts';
-import { readReceiptRoutes } from './read-receipts.ts';
-
-import { userGroupRoutes } from './user-groups.ts';
-import { profileFieldRoutes } from './profile-fields.ts';
-import { settingsRoutes } from './settings.ts';
+import { linkifierRoutes } from './linkifiers.ts';
+import { messageRoutes } from './messages.ts';
 import { presenceRoutes } from './presence.ts';
+import { profileFieldRoutes } from './profile-fields.ts';
+import { readReceiptRoutes } from './read-receipts.ts';
+import { realmEmojiRoutes } from './realm-emoji.ts';
+import { realmRoutes } from './realm.ts';
+import { serverRoutes } from './server.ts';
+import { settingsRoutes } from './settings.ts';
+import { streamAdminRoutes } from './stream-admin.ts';
+import { streamRoutes } from './streams.ts';
+import { subscriptionSettingRoutes } from './subscription-settings.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
+import { userGroupRoutes } from './user-groups.ts';
+import { userTopicRoutes } from './user-topics.ts';
+import { userRoutes } from './users.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...eventRoutes, ...subscriptionSettingRoutes, ...userTopicRoutes, ...readReceiptRoutes, ...userGroupRoutes, ...profileFieldRoutes, ...settingsRoutes, ...presenceRoutes];
+export const routes: Route[] = [
+  ...serverRoutes,
+  ...userRoutes,
+  ...streamRoutes,
+  ...streamAdminRoutes,
+  ...subscriptionRoutes,
+  ...subscriptionSettingRoutes,
+  ...userTopicRoutes,
+  ...messageRoutes,
+  ...readReceiptRoutes,
+  ...eventRoutes,
+  ...userGroupRoutes,
+  ...profileFieldRoutes,
+  ...settingsRoutes,
+  ...presenceRoutes,
+  ...realmRoutes,
+  ...realmEmojiRoutes,
+  ...linkifierRoutes,
+  ...defaultStreamRoutes,
+  ...botRoutes,
+];

@@ -103,6 +103,7 @@ export const subscriptionRoutes = [
             streamPostPolicy: params.stream_post_policy,
             messageRetentionDays: params.message_retention_days,
             canRemoveSubscribersGroupId: params.can_remove_subscribers_group_id,
+            isDefaultStream: params.is_default_stream,
           },
           params.authorization_errors_fatal,
         )),

@@ -1,8 +1,8 @@
-// The `default_streams` group: the streams new users are subscribed to.
-import { defaultStreamsOfRealm } from '../../db/queries/state.ts';
-import { presentStream } from '../../presenters/stream.ts';
+// The `default_streams` snapshot group (guests do not see the realm's defaults).
+import { defaultStreams } from '../../db/queries/default-streams.ts';
+import { presentDefaultStreams } from '../../presenters/default-streams.ts';
 import type { SnapshotGroup } from './types.ts';
 
-export const defaultStreamsGroup: SnapshotGroup = async ({ app, realm }) => ({
-  realm_default_streams: (await defaultStreamsOfRealm(app.db.kysely, realm.id)).map((s) => presentStream(s, null)),
+export const defaultStreamsGroup: SnapshotGroup = async ({ app, realm, user }) => ({
+  realm_default_streams: user && user.role !== 600 ? presentDefaultStreams(await defaultStreams(app.db.kysely, realm.id)) : [],
 });

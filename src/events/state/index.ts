@@ -5,9 +5,14 @@ import { messageGroup, unreadGroup } from './message.ts';
 import { realmGroup } from './realm.ts';
 import { realmUserGroup } from './realm_user.ts';
 import { recentPrivateConversationsGroup } from './recent_private_conversations.ts';
-import { realmUserSettingsDefaultsGroup, stopWordsGroup, userSettingsGroup } from './settings.ts';
+import { stopWordsGroup, userSettingsGroup } from './settings.ts';
 import { streamGroup, subscriptionGroup } from './subscription.ts';
 import type { SnapshotGroup } from './types.ts';
+import { defaultStreamGroupsGroup } from './default_stream_groups.ts';
+import { realmBotGroup } from './realm_bot.ts';
+import { realmEmojiGroup } from './realm_emoji.ts';
+import { realmFiltersGroup, realmLinkifiersGroup } from './realm_linkifiers.ts';
+import { realmUserSettingsDefaultsGroup } from './realm_user_settings_defaults.ts';
 import { alertWordsSnapshot } from './alert_words.ts';
 import { customProfileFieldsSnapshot } from './custom_profile_fields.ts';
 import { presenceSnapshot } from './presence.ts';
@@ -35,4 +40,9 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   presence: presenceSnapshot,
   user_groups: userGroupsSnapshot,
   user_status: userStatusSnapshot,
+  realm_emoji: realmEmojiGroup,
+  realm_linkifiers: realmLinkifiersGroup,
+  realm_filters: realmFiltersGroup,
+  default_stream_groups: defaultStreamGroupsGroup,
+  realm_bot: realmBotGroup,
 };

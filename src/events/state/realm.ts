@@ -1,65 +1,68 @@
-// The `realm` snapshot group: the realm's settings and the server's limits and facts.
+// The `realm` snapshot group: the organization's settings and the server's, as of feature level
+// 186 (the reference's names, with the spec's renames).
+import { realmUrl, realmSettings } from '../../lib/realm.ts';
 import { LIMITS } from '../../lib/limits.ts';
-import { realmSettings, realmUrl } from '../../lib/realm.ts';
-import { renderPlain } from '../../lib/render.ts';
+import { GIF_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS } from '../../lib/realm-setting-specs.ts';
+import { realmBotDomain } from '../../actions/bots.ts';
 import type { SnapshotGroup } from './types.ts';
 
-const VIDEO_CHAT_PROVIDERS = {
-  disabled: { name: 'None', id: 0 },
-  jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+/** Settings whose snapshot name is not simply `realm_<setting>`. */
+const RENAMED: Record<string, string> = {
+  video_chat_server_url: 'realm_video_chat_server_url',
 };
 
-const GIF_RATINGS = {
-  y: { name: 'Allowed for ages 0+', id: 1 },
-  g: { name: 'Allowed for ages 3+', id: 2 },
-  pg: { name: 'Allowed for ages 7+', id: 3 },
-  'pg-13': { name: 'Allowed for ages 13+', id: 4 },
-  r: { name: 'Allowed for ages 17+', id: 5 },
-  disabled: { name: 'Disable GIPHY', id: 0 },
-};
+/** Realm settings that are not shown in the snapshot (email_address_visibility is a user setting). */
+const HIDDEN = new Set(['email_address_visibility', 'notifications_stream_id', 'signup_notifications_stream_id']);
 
 export const realmGroup: SnapshotGroup = async ({ app, realm }) => {
-  const s = realmSettings(realm);
+  const settings = realmSettings(realm) as Record<string, unknown>;
   const url = realmUrl(app.config, realm);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    if (HIDDEN.has(name)) continue;
+    out[RENAMED[name] ?? `realm_${name}`] = value;
+  }
+  const s = realmSettings(realm);
   return {
+    ...out,
     realm_name: realm.name,
-    realm_description: renderPlain(realm.description),
+    realm_description: realm.description,
     realm_date_created: realm.date_created,
-    realm_uri: url,
-    realm_url: url,
+    realm_notifications_stream_id: s.notifications_stream_id,
+    realm_signup_notifications_stream_id: s.signup_notifications_stream_id,
+    realm_authentication_methods: { Email: true, Dev: false, LDAP: false, GitHub: false, Google: false, SAML: false },
     realm_icon_url: `${url}/static/images/logo/parley-icon.png`,
     realm_icon_source: 'G',
     realm_logo_url: `${url}/static/images/logo/parley-logo.svg`,
     realm_logo_source: 'D',
     realm_night_logo_url: `${url}/static/images/logo/parley-logo.svg`,
     realm_night_logo_source: 'D',
-    realm_bot_domain: app.config.externalHost.split(':')[0],
+    max_icon_file_size_mib: LIMITS.maxIconFileSizeMib,
+    max_logo_file_size_mib: LIMITS.maxLogoFileSizeMib,
+    max_avatar_file_size_mib: LIMITS.maxAvatarFileSizeMib,
+    max_file_upload_size_mib: app.config.maxFileUploadSizeMib,
+    realm_bot_domain: realmBotDomain(app, realm),
+    realm_uri: url,
+    realm_url: url,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
-    realm_video_chat_provider: s.video_chat_provider,
-    realm_presence_disabled: s.presence_disabled,
     settings_send_digest_emails: false,
-    realm_digest_emails_enabled: s.digest_emails_enabled,
-    realm_digest_weekday: 1,
     realm_is_mirror_realm: false,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
     realm_push_notifications_enabled: false,
-    realm_push_notifications_enabled_end_timestamp: null,
     realm_upload_quota_mib: null,
-    realm_org_type: s.org_type,
-    realm_plan_type: s.plan_type,
     service_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',
-    realm_default_external_accounts: {},
+    realm_default_external_accounts: {
+      github: { name: 'GitHub', text: 'GitHub', hint: 'Enter your GitHub username', url_pattern: 'https://github.com/%(username)s' },
+      twitter: { name: 'Twitter', text: 'Twitter', hint: 'Enter your Twitter username', url_pattern: 'https://twitter.com/%(username)s' },
+    },
     video_chat_server_url: 'https://meet.jit.si',
-    realm_video_chat_server_url: null,
-    server_video_chat_server_url: 'https://meet.jit.si',
     development_environment: false,
     server_generation: app.startedAt,
     password_min_length: LIMITS.passwordMinLength,
     password_min_guesses: LIMITS.passwordMinGuesses,
-    gif_rating_options: GIF_RATINGS,
-    realm_giphy_rating: GIF_RATINGS.g.id,
+    gif_rating_options: GIF_RATING_OPTIONS,
     server_inline_image_preview: true,
     server_inline_url_embed_preview: false,
     server_avatar_changes_disabled: false,
@@ -67,63 +70,10 @@ export const realmGroup: SnapshotGroup = async ({ app, realm }) => {
     server_needs_upgrade: false,
     server_web_public_streams_enabled: true,
     server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
-    server_timestamp: Date.now() / 1000,
-    server_presence_ping_interval_seconds: 60,
-    server_presence_offline_threshold_seconds: 140,
-    server_typing_started_expiry_period_milliseconds: 45000,
-    server_typing_stopped_wait_period_milliseconds: 5000,
-    server_typing_started_wait_period_milliseconds: 10000,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
-    max_icon_file_size_mib: LIMITS.maxIconFileSizeMib,
-    max_logo_file_size_mib: LIMITS.maxLogoFileSizeMib,
-    max_avatar_file_size_mib: LIMITS.maxAvatarFileSizeMib,
-    max_file_upload_size_mib: app.config.maxFileUploadSizeMib,
-    max_message_length: LIMITS.maxMessageLength,
-    max_topic_length: LIMITS.maxTopicLength,
     max_stream_name_length: LIMITS.maxStreamNameLength,
     max_stream_description_length: LIMITS.maxStreamDescriptionLength,
-    realm_notifications_stream_id: s.notifications_stream_id,
-    realm_signup_notifications_stream_id: s.signup_notifications_stream_id,
-    realm_allow_message_editing: s.allow_message_editing,
-    realm_allow_edit_history: s.allow_edit_history,
-    realm_edit_topic_policy: s.edit_topic_policy,
-    realm_move_messages_between_streams_policy: s.move_messages_between_streams_policy,
-    realm_message_content_edit_limit_seconds: s.message_content_edit_limit_seconds,
-    realm_move_messages_within_stream_limit_seconds: s.move_messages_within_stream_limit_seconds,
-    realm_move_messages_between_streams_limit_seconds: s.move_messages_between_streams_limit_seconds,
-    realm_message_content_delete_limit_seconds: s.message_content_delete_limit_seconds,
-    realm_delete_own_message_policy: s.delete_own_message_policy,
-    realm_message_retention_days: s.message_retention_days,
-    realm_email_address_visibility: s.email_address_visibility,
-    realm_invite_required: s.invite_required,
-    realm_emails_restricted_to_domains: s.emails_restricted_to_domains,
-    realm_disallow_disposable_email_addresses: true,
-    realm_waiting_period_threshold: s.waiting_period_threshold,
-    realm_create_public_stream_policy: s.create_public_stream_policy,
-    realm_create_private_stream_policy: s.create_private_stream_policy,
-    realm_create_web_public_stream_policy: s.create_web_public_stream_policy,
-    realm_invite_to_stream_policy: s.invite_to_stream_policy,
-    realm_user_group_edit_policy: s.user_group_edit_policy,
-    realm_add_custom_emoji_policy: s.add_custom_emoji_policy,
-    realm_wildcard_mention_policy: s.wildcard_mention_policy,
-    realm_bot_creation_policy: s.bot_creation_policy,
-    realm_enable_spectator_access: s.enable_spectator_access,
-    realm_mandatory_topics: s.mandatory_topics,
-    realm_default_language: s.default_language,
-    realm_send_welcome_emails: s.send_welcome_emails,
-    realm_enable_read_receipts: s.enable_read_receipts,
-    realm_inline_image_preview: s.inline_image_preview,
-    realm_inline_url_embed_preview: s.inline_url_embed_preview,
-    realm_default_code_block_language: s.default_code_block_language,
-    realm_name_changes_disabled: s.name_changes_disabled,
-    realm_email_changes_disabled: s.email_changes_disabled,
-    realm_avatar_changes_disabled: s.avatar_changes_disabled,
-    realm_want_advertise_in_communities_directory: s.want_advertise_in_communities_directory,
-    realm_authentication_methods: { Email: { enabled: true, available: true } },
-    realm_domains: [],
-    realm_enable_guest_user_indicator: true,
-    realm_require_unique_names: false,
-    realm_message_content_allowed_in_email_notifications: true,
-    realm_name_in_email_notifications_policy: 1,
+    max_topic_length: LIMITS.maxTopicLength,
+    max_message_length: LIMITS.maxMessageLength,
   };
 };

@@ -1,6 +1,5 @@
 // The `user_settings` and `realm_user_settings_defaults` groups, and the stop words.
 import fs from 'node:fs';
-import { USER_SETTING_DEFAULTS } from '../../lib/limits.ts';
 import type { SnapshotGroup } from './types.ts';
 import { userSettingsSnapshot } from './user_settings.ts';
 
@@ -10,12 +9,6 @@ export const userSettingsGroup: SnapshotGroup = async (ctx) => {
   if (!settings) return {};
   // Clients without the capability read the settings as top-level fields, as before it existed.
   return ctx.clientCapabilities.user_settings_object ? group : { ...group, ...settings };
-};
-
-export const realmUserSettingsDefaultsGroup: SnapshotGroup = async () => {
-  const { timezone: _tz, ...defaults } = USER_SETTING_DEFAULTS;
-  void _tz;
-  return { realm_user_settings_defaults: defaults };
 };
 
 let stopWords: string[] | null = null;

@@ -1,0 +1,93 @@
+// Adding and deactivating custom emoji. Image files live under <uploads>/emoji/<realm id>/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { Tx } from '../db/database.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { activeRealmEmojiByName, deactivateRealmEmoji, insertRealmEmoji, realmEmojiRows } from '../db/queries/realm-emoji.ts';
+import { activeUserIdsInRealm } from '../db/queries/users.ts';
+import { isAdmin, isGuest } from '../lib/access.ts';
+import { ApiError, badRequest } from '../lib/errors.ts';
+import { ADMIN_LIMITS } from '../lib/limits.ts';
+import { emojiTables } from '../lib/markdown/emoji-data.ts';
+import { realmSettings } from '../lib/realm.ts';
+import { presentRealmEmojiMap } from '../presenters/realm-emoji.ts';
+import { runAction, type ActionScope } from './action.ts';
+import { passesPolicy } from './subscriptions.ts';
+
+const NAME_RE = /^[0-9a-z_-]*[0-9a-z]$/;
+
+/** Lower-case letters, digits, hyphens and underscores, not ending in a hyphen or underscore. */
+export function checkEmojiName(raw: string): string {
+  const name = raw.trim().replace(/ /g, '_');
+  if (name === '') throw badRequest('Emoji name is missing');
+  if (name.length > ADMIN_LIMITS.maxEmojiNameLength || !NAME_RE.test(name)) {
+    throw badRequest('Emoji names must contain only lowercase alphanumeric characters, hyphen, and underscore.');
+  }
+  return name;
+}
+
+/** The image's file extension from its first bytes; other formats are refused. */
+export function imageExtension(data: Buffer): string {
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.length >= 6 && (data.subarray(0, 6).toString('latin1') === 'GIF87a' || data.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'gif';
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpg';
+  if (data.length >= 12 && data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  throw badRequest('Invalid image format');
+}
+
+export function emojiDir(app: AppContext, realmId: number): string {
+  return path.join(app.config.uploadsDir, 'emoji', String(realmId));
+}
+
+async function emitEmoji(scope: ActionScope, realmId: number): Promise<void> {
+  const rows = await realmEmojiRows(scope.tx, realmId);
+  scope.emit({ type: 'realm_emoji', op: 'update', realm_emoji: presentRealmEmojiMap(rows) }, await activeUserIdsInRealm(scope.tx, realmId));
+}
+
+async function writeDurably(file: string, data: Buffer): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const handle = await fs.promises.open(file, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function checkAddRealmEmoji(app: AppContext, caller: User, realm: Realm, rawName: string, image: Buffer | null): Promise<void> {
+  const name = checkEmojiName(rawName);
+  const settings = realmSettings(realm);
+  const now = Math.floor(Date.now() / 1000);
+  if (isGuest(caller) || !passesPolicy(caller, settings.add_custom_emoji_policy, settings, now)) throw badRequest('Insufficient permission');
+  if (emojiTables().nameToCode.has(name) && !isAdmin(caller)) throw badRequest('Only administrators can override default emoji.');
+  if (!image) throw badRequest('You must upload exactly one file.');
+  const ext = imageExtension(image);
+  const fileName = `${randomBytes(12).toString('hex')}.${ext}`;
+  const file = path.join(emojiDir(app, realm.id), fileName);
+  // The file is on disk before the row that names it is committed; a failed commit removes it.
+  await writeDurably(file, image);
+  try {
+    await runAction(app, async (scope) => {
+      if (await activeRealmEmojiByName(scope.tx, realm.id, name)) throw badRequest('A custom emoji with this name already exists.');
+      await insertRealmEmoji(scope.tx, { realm_id: realm.id, name, file_name: fileName, author_id: caller.id, deactivated: 0, date_created: scope.now });
+      await emitEmoji(scope, realm.id);
+    });
+  } catch (err) {
+    await fs.promises.rm(file, { force: true });
+    throw err;
+  }
+}
+
+export async function checkRemoveRealmEmoji(app: AppContext, caller: User, realm: Realm, rawName: string): Promise<void> {
+  const name = rawName.trim().replace(/ /g, '_');
+  await runAction(app, async (scope) => {
+    const row = await activeRealmEmojiByName(scope.tx as Tx, realm.id, name);
+    if (!row) throw new ApiError(`Emoji '${name}' does not exist`, 'BAD_REQUEST', 404);
+    if (!isAdmin(caller) && row.author_id !== caller.id) throw badRequest('Must be an organization administrator or emoji author');
+    await deactivateRealmEmoji(scope.tx, row.id);
+    await emitEmoji(scope, realm.id);
+  });
+}

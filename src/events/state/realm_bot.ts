@@ -1,0 +1,7 @@
+// The `realm_bot` snapshot group: the bots the user administers (all of them for administrators).
+import { visibleBots } from '../../actions/bots.ts';
+import type { SnapshotGroup } from './types.ts';
+
+export const realmBotGroup: SnapshotGroup = async ({ app, realm, user }) => ({
+  realm_bots: user ? await visibleBots(app, user, realm) : [],
+});
