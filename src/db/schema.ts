@@ -173,6 +173,15 @@ export interface AttachmentMessagesTable {
   message_id: number;
 }
 
+export interface ReactionsTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string; // unicode_emoji, realm_emoji, service_extra_emoji
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -189,6 +198,7 @@ export interface Database {
   user_groups: UserGroupsTable;
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;
+  reactions: ReactionsTable;
 }
 
 export type Realm = Selectable<RealmsTable>;

@@ -1,7 +1,7 @@
 // GET /messages: anchors, limits and the choice between a user's history and whole streams.
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
-import { fetchAfter, fetchAt, fetchBefore, firstUnread, type FetchSource, type FetchedRow } from '../db/queries/fetch.ts';
+import { fetchAfter, fetchAmong, fetchAt, fetchBefore, firstUnread, type FetchSource, type FetchedRow } from '../db/queries/fetch.ts';
 import { streamById, streamsInRealm, subscription } from '../db/queries/streams.ts';
 import { canReadStreamMessages, isGuest } from './access.ts';
 import { badRequest } from './errors.ts';
@@ -9,6 +9,8 @@ import { LIMITS } from './limits.ts';
 import { loadMessageRelations } from './messages.ts';
 import { resolveNarrow, type RawTerm, type Term } from './narrow.ts';
 import { realmUrl } from './realm.ts';
+import { highlightHtml, highlightTopic, type SearchQuery } from './search.ts';
+import { parseSearch } from './search.ts';
 import { presentMessage, type MessageJson } from '../presenters/message.ts';
 
 /** The anchor the reference reports for `newest` when nothing is newer. */
@@ -36,24 +38,25 @@ export interface FetchResult {
 /** Which rows the user may read for this narrow. */
 export async function fetchSource(app: AppContext, user: User, terms: Term[]): Promise<FetchSource> {
   const db = app.db.kysely;
+  const dialect = app.db.dialect;
   const streamTerm = terms.find((t): t is Extract<Term, { kind: 'stream' }> => t.kind === 'stream' && !t.negated);
   if (streamTerm) {
     const stream = streamTerm.streamId === null ? undefined : await streamById(db, user.realm_id, streamTerm.streamId);
     const sub = stream ? await subscription(db, user.id, stream.id) : undefined;
     if (!stream) throw badRequest('Invalid narrow operator: unknown stream');
     if (canReadStreamMessages(user, stream, sub) && stream.history_public_to_subscribers) {
-      return { kind: 'streams', userId: user.id, streamIds: [stream.id] };
+      return { kind: 'streams', userId: user.id, streamIds: [stream.id], dialect };
     }
-    return { kind: 'history', userId: user.id };
+    return { kind: 'history', userId: user.id, dialect };
   }
   if (terms.some((t) => t.kind === 'streams-public' && !t.negated)) {
     const streams = await streamsInRealm(db, user.realm_id);
     const ids = streams
       .filter((s) => !s.invite_only && s.history_public_to_subscribers && (!isGuest(user) || s.is_web_public))
       .map((s) => s.id);
-    return { kind: 'streams', userId: user.id, streamIds: ids };
+    return { kind: 'streams', userId: user.id, streamIds: ids, dialect };
   }
-  return { kind: 'history', userId: user.id };
+  return { kind: 'history', userId: user.id, dialect };
 }
 
 export async function fetchMessages(app: AppContext, user: User, realm: Realm, p: FetchParams): Promise<FetchResult> {
@@ -83,9 +86,12 @@ export async function fetchMessages(app: AppContext, user: User, realm: Realm, p
 
   const url = realmUrl(app.config, realm);
   const relations = await loadMessageRelations(db, realm, url, rows.map((r) => r.message));
-  const messages = rows.map((r) =>
-    presentMessage(r.message, relations.get(r.message.id)!, { applyMarkdown: p.applyMarkdown, clientExternalAvatar: p.clientExternalAvatar }, r.flags),
-  );
+  const search = searchOf(terms);
+  const messages = rows.map((r) => {
+    const json = presentMessage(r.message, relations.get(r.message.id)!, { applyMarkdown: p.applyMarkdown, clientExternalAvatar: p.clientExternalAvatar }, r.flags);
+    if (search) Object.assign(json, highlights(r.message.rendered_content, r.message.topic, search));
+    return json;
+  });
   return {
     anchor,
     found_anchor: at.length > 0,
@@ -94,4 +100,26 @@ export async function fetchMessages(app: AppContext, user: User, realm: Realm, p
     history_limited: false,
     messages,
   };
+}
+
+/** The words and phrases of the narrow's (non-negated) search terms, if it has any. */
+export function searchOf(terms: Term[]): SearchQuery | null {
+  const searches = terms.filter((t): t is Extract<Term, { kind: 'search' }> => t.kind === 'search' && !t.negated);
+  if (searches.length === 0) return null;
+  return parseSearch(searches.map((t) => t.query).join(' '));
+}
+
+export function highlights(renderedContent: string, topic: string, q: SearchQuery): { match_content: string; match_subject: string } {
+  return { match_content: highlightHtml(renderedContent, q), match_subject: highlightTopic(topic, q) };
+}
+
+/** GET /messages/matches_narrow: the given messages that match, with search highlighting. */
+export async function matchesNarrow(app: AppContext, user: User, ids: number[], narrow: RawTerm[]): Promise<Record<string, { match_content: string; match_subject: string }>> {
+  const terms = await resolveNarrow(app.db.kysely, user, narrow);
+  const source = await fetchSource(app, user, terms);
+  const rows = await fetchAmong(app.db.kysely, source, terms, ids);
+  const q = searchOf(terms) ?? { words: [], phrases: [] };
+  const out: Record<string, { match_content: string; match_subject: string }> = {};
+  for (const r of rows) out[String(r.message.id)] = highlights(r.message.rendered_content, r.message.topic, q);
+  return out;
 }

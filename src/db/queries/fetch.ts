@@ -4,6 +4,9 @@ import type { Conn, Tx } from '../database.ts';
 import type { Database, Message } from '../schema.ts';
 import type { Term } from '../../lib/narrow.ts';
 import { FLAG_BITS } from '../../lib/flags.ts';
+import { isEmptySearch, parseSearch } from '../../lib/search.ts';
+import type { Dialect } from '../migrations/util.ts';
+import { searchCondition } from './search.ts';
 
 type Q = Conn | Tx;
 
@@ -12,7 +15,7 @@ type Q = Conn | Tx;
  * `streams`: every message of these streams (readable, with history public to subscribers);
  * the user's row, when there is one, supplies the flags.
  */
-export type FetchSource = { kind: 'history'; userId: number } | { kind: 'streams'; userId: number; streamIds: number[] };
+export type FetchSource = ({ kind: 'history'; userId: number } | { kind: 'streams'; userId: number; streamIds: number[] }) & { dialect: Dialect };
 
 type EB = ExpressionBuilder<Database & { m: Database['messages']; um: Database['user_messages'] }, 'm' | 'um'>;
 
@@ -71,13 +74,15 @@ function termCondition(eb: EB, term: Term, source: FetchSource): Expression<SqlB
         case 'image':
           return eb('m.has_image', '=', 1);
         case 'reaction':
-          return none;
+          return eb.exists(eb.selectFrom('reactions as r').select('r.id').whereRef('r.message_id', '=', 'm.id'));
       }
       return none;
     case 'id':
       return eb('m.id', '=', term.id);
-    case 'search':
-      return none;
+    case 'search': {
+      const q = parseSearch(term.query);
+      return isEmptySearch(q) ? sql<SqlBool>`1 = 1` : searchCondition(source.dialect, q);
+    }
   }
 }
 
@@ -138,3 +143,7 @@ export async function firstUnread(db: Q, source: FetchSource, terms: Term[]): Pr
   const rows = await run(db, source, [...terms, { kind: 'is', what: 'unread', negated: false }], (q) => q, 'asc', 1);
   return rows[0]?.message.id ?? null;
 }
+
+/** Which of these messages match the narrow (for GET /messages/matches_narrow). */
+export const fetchAmong = (db: Q, source: FetchSource, terms: Term[], ids: readonly number[]) =>
+  ids.length === 0 ? Promise.resolve([]) : run(db, source, terms, (q) => q.where('m.id', 'in', [...ids]), 'asc', ids.length);
