@@ -29,6 +29,8 @@ export interface SendInput {
   readBySender?: boolean | undefined;
   /** Send time, for scheduled messages delivered late; defaults to now. */
   sentAt?: number;
+  /** Sent by the server itself (notices): no posting permission checks. */
+  internal?: boolean;
 }
 
 export function checkContent(content: string): string {
@@ -65,8 +67,9 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   if (hasBadCharacters(content.replace(/\r/g, ''))) throw badRequest('Message contains invalid characters');
   const now = input.sentAt ?? Math.floor(Date.now() / 1000);
   const a = input.addressee;
-  if (a.type === 'stream') await checkCanPost(app, sender, realm, a.stream, now);
-  else if (a.users.some((u) => !u.is_active)) {
+  if (a.type === 'stream') {
+    if (!input.internal) await checkCanPost(app, sender, realm, a.stream, now);
+  } else if (a.users.some((u) => !u.is_active)) {
     const gone = a.users.find((u) => !u.is_active)!;
     throw badRequest(`'${gone.email}' is no longer using Parley.`);
   }
