@@ -59,14 +59,27 @@ export async function fetchSource(app: AppContext, user: User, terms: Term[]): P
   return { kind: 'history', userId: user.id, dialect };
 }
 
-export async function fetchMessages(app: AppContext, user: User, realm: Realm, p: FetchParams): Promise<FetchResult> {
+export interface FetchedWindow {
+  anchor: number;
+  terms: Term[];
+  rows: FetchedRow[];
+  foundAnchor: boolean;
+  foundNewest: boolean;
+  foundOldest: boolean;
+}
+
+export type WindowParams = Pick<FetchParams, 'anchor' | 'numBefore' | 'numAfter' | 'includeAnchor' | 'narrow'>;
+
+/** The rows around an anchor; `ownOnly` keeps to the user's own messages (flag changes). */
+export async function fetchWindow(app: AppContext, user: User, p: WindowParams, opts: { ownOnly?: boolean; max?: number } = {}): Promise<FetchedWindow> {
+  const max = opts.max ?? LIMITS.maxMessagesPerFetch;
   if (p.numBefore < 0 || p.numAfter < 0) throw badRequest('num_before and num_after must not be negative');
-  if (p.numBefore + p.numAfter > LIMITS.maxMessagesPerFetch) {
-    throw badRequest(`Too many messages requested (maximum ${LIMITS.maxMessagesPerFetch}).`);
+  if (p.numBefore + p.numAfter > max) {
+    throw badRequest(`Too many messages requested (maximum ${max}).`);
   }
   const db = app.db.kysely;
   const terms = await resolveNarrow(db, user, p.narrow);
-  const source = await fetchSource(app, user, terms);
+  const source: FetchSource = opts.ownOnly ? { kind: 'history', userId: user.id, dialect: app.db.dialect } : await fetchSource(app, user, terms);
 
   let anchor: number;
   if (p.anchor === 'newest') anchor = LARGER_THAN_MAX_MESSAGE_ID;
@@ -79,11 +92,13 @@ export async function fetchMessages(app: AppContext, user: User, realm: Realm, p
   const before = await fetchBefore(db, source, terms, sqlAnchor, p.numBefore + 1);
   const after = anchor >= 2 ** 31 - 1 ? [] : await fetchAfter(db, source, terms, sqlAnchor, p.numAfter + 1);
   const at = p.includeAnchor ? await fetchAt(db, source, terms, sqlAnchor) : [];
-
-  const foundOldest = before.length <= p.numBefore;
-  const foundNewest = after.length <= p.numAfter;
   const rows: FetchedRow[] = [...before.slice(0, p.numBefore).reverse(), ...at, ...after.slice(0, p.numAfter)];
+  return { anchor, terms, rows, foundAnchor: at.length > 0, foundNewest: after.length <= p.numAfter, foundOldest: before.length <= p.numBefore };
+}
 
+export async function fetchMessages(app: AppContext, user: User, realm: Realm, p: FetchParams): Promise<FetchResult> {
+  const db = app.db.kysely;
+  const { anchor, terms, rows, foundAnchor, foundNewest, foundOldest } = await fetchWindow(app, user, p);
   const url = realmUrl(app.config, realm);
   const relations = await loadMessageRelations(db, realm, url, rows.map((r) => r.message));
   const search = searchOf(terms);
@@ -94,7 +109,7 @@ export async function fetchMessages(app: AppContext, user: User, realm: Realm, p
   });
   return {
     anchor,
-    found_anchor: at.length > 0,
+    found_anchor: foundAnchor,
     found_newest: foundNewest,
     found_oldest: foundOldest,
     history_limited: false,

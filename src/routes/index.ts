@@ -5,5 +5,8 @@ import { serverRoutes } from './server.ts';
 import { streamRoutes } from './streams.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { userRoutes } from './users.ts';
+import { messageReadRoutes } from './message-reads.ts';
+import { messageChangeRoutes } from './message-changes.ts';
+import { messageFlagRoutes } from './message-flags.ts';
 
-export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes];
+export const routes: Route[] = [...serverRoutes, ...userRoutes, ...streamRoutes, ...subscriptionRoutes, ...messageRoutes, ...messageReadRoutes, ...messageChangeRoutes, ...messageFlagRoutes];

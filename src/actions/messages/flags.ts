@@ -6,6 +6,8 @@ import { dmKeyUsers } from '../../db/queries/recipients.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { EDITABLE_FLAGS, FLAG_BITS, isFlagName, type FlagName } from '../../lib/flags.ts';
 import { accessMessage } from '../../lib/message-access.ts';
+import { fetchWindow, type WindowParams } from '../../lib/message-fetch.ts';
+import { LIMITS } from '../../lib/limits.ts';
 import type { ParleyEvent } from '../../events/types.ts';
 import { runAction, type ActionScope } from '../action.ts';
 
@@ -80,4 +82,29 @@ export async function checkMarkRead(app: AppContext, user: User, where: { stream
     total += done;
     if (done < batch) return total;
   }
+}
+
+export interface FlagsNarrowResult {
+  processed_count: number;
+  updated_count: number;
+  first_processed_id: number | null;
+  last_processed_id: number | null;
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+/** POST /messages/flags/narrow: changes a flag on a window of the user's messages in a narrow. */
+export async function checkUpdateFlagsForNarrow(app: AppContext, user: User, op: 'add' | 'remove', flagName: string, window: WindowParams): Promise<FlagsNarrowResult> {
+  const flag = checkFlagName(flagName);
+  const w = await fetchWindow(app, user, window, { ownOnly: true, max: LIMITS.maxFlagsNarrowMessages });
+  const ids = w.rows.map((r) => r.message.id);
+  const changed = await runAction(app, (scope) => doChangeFlags(scope, user, op, flag, ids));
+  return {
+    processed_count: ids.length,
+    updated_count: changed.length,
+    first_processed_id: ids[0] ?? null,
+    last_processed_id: ids[ids.length - 1] ?? null,
+    found_oldest: w.foundOldest,
+    found_newest: w.foundNewest,
+  };
 }
