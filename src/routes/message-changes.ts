@@ -60,10 +60,11 @@ export const messageChangeRoutes = [
       const { complete } = await checkDeleteTopic(app, user, stream, params.topic_name.trim());
       if (!complete) {
         // The reference's answer to a timeout: status 200, progress kept, repeat the request.
-        await reply.code(200).send({ result: 'partially_completed', msg: '', code: 'REQUEST_TIMEOUT' });
+        // `complete` is what newer clients read; older ones read the result.
+        await reply.code(200).send({ result: 'partially_completed', msg: '', code: 'REQUEST_TIMEOUT', complete: false });
         return SENT;
       }
-      return {};
+      return { complete: true };
     },
   }),
   route({
