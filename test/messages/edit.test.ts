@@ -98,7 +98,7 @@ test('moves between streams: policy, time limits with MOVE_MESSAGES_TIME_LIMIT_E
   await subscribe(s, ['private'], s.owner, { invite_only: true, principals: [s.owner.id, alice.id] });
   const target = (await s.server.app.db.kysely.selectFrom('streams').select('id').where('name', '=', 'private').executeTakeFirstOrThrow()).id;
   const m = [await send(s, 'general', 'topic', 'a'), await send(s, 'general', 'topic', 'b'), await send(s, 'general', 'topic', 'c')];
-  await age(s, [m[0]], 700000);
+  await age(s, [m[0]!], 700000);
 
   const limited = await s.api('PATCH', `/api/v1/messages/${m[1]}`, { stream_id: target, propagate_mode: 'change_all' }, { as: alice });
   assert.equal(limited.status, 400);

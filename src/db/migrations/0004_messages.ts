@@ -20,6 +20,9 @@ export const migration: Migration = {
       .columns(['message_id', 'user_id', 'reaction_type', 'emoji_code'])
       .execute();
 
+    // Stream narrows walk a stream's messages by ID (the core index has the topic in between).
+    await db.schema.createIndex('messages_stream_id').on('messages').columns(['stream_id', 'id']).execute();
+
     if (dialect === 'sqlite') {
       // External-content FTS5 table kept in step with messages by triggers, so every writer
       // (sending, editing, deleting, bulk loads) updates the index without knowing about it.

@@ -108,19 +108,23 @@ export interface FetchedRow {
   flags: number;
 }
 
+/** The column the window walks: the user's rows drive a history fetch, messages a stream fetch. */
+const idColumn = (source: FetchSource) => (source.kind === 'history' ? 'um.message_id' : 'm.id') as 'm.id';
+
 async function run(
   db: Q,
   source: FetchSource,
   terms: Term[],
-  where: (q: ReturnType<typeof baseQuery>) => ReturnType<typeof baseQuery>,
+  where: (q: ReturnType<typeof baseQuery>, id: 'm.id') => ReturnType<typeof baseQuery>,
   order: 'asc' | 'desc',
   limit: number,
 ): Promise<FetchedRow[]> {
   if (limit <= 0) return [];
-  const rows = await where(baseQuery(db, source, terms))
+  const id = idColumn(source);
+  const rows = await where(baseQuery(db, source, terms), id)
     .selectAll('m')
     .select(flagsExpr(source).as('user_flags'))
-    .orderBy('m.id', order)
+    .orderBy(id, order)
     .limit(limit)
     .execute();
   return rows.map((r) => {
@@ -130,13 +134,13 @@ async function run(
 }
 
 export const fetchBefore = (db: Q, source: FetchSource, terms: Term[], anchor: number, limit: number) =>
-  run(db, source, terms, (q) => q.where('m.id', '<', anchor), 'desc', limit);
+  run(db, source, terms, (q, id) => q.where(id, '<', anchor), 'desc', limit);
 
 export const fetchAfter = (db: Q, source: FetchSource, terms: Term[], anchor: number, limit: number) =>
-  run(db, source, terms, (q) => q.where('m.id', '>', anchor), 'asc', limit);
+  run(db, source, terms, (q, id) => q.where(id, '>', anchor), 'asc', limit);
 
 export const fetchAt = (db: Q, source: FetchSource, terms: Term[], anchor: number) =>
-  run(db, source, terms, (q) => q.where('m.id', '=', anchor), 'asc', 1);
+  run(db, source, terms, (q, id) => q.where(id, '=', anchor), 'asc', 1);
 
 /** The oldest unread message matching the narrow, if any. */
 export async function firstUnread(db: Q, source: FetchSource, terms: Term[]): Promise<number | null> {
@@ -146,4 +150,4 @@ export async function firstUnread(db: Q, source: FetchSource, terms: Term[]): Pr
 
 /** Which of these messages match the narrow (for GET /messages/matches_narrow). */
 export const fetchAmong = (db: Q, source: FetchSource, terms: Term[], ids: readonly number[]) =>
-  ids.length === 0 ? Promise.resolve([]) : run(db, source, terms, (q) => q.where('m.id', 'in', [...ids]), 'asc', ids.length);
+  ids.length === 0 ? Promise.resolve([]) : run(db, source, terms, (q, id) => q.where(id, 'in', [...ids]), 'asc', ids.length);
