@@ -4,9 +4,9 @@ import type { Conn, Tx } from '../database.ts';
 import type { Database, Message } from '../schema.ts';
 import type { Term } from '../../lib/narrow.ts';
 import { FLAG_BITS } from '../../lib/flags.ts';
-import { isEmptySearch, parseSearch } from '../../lib/search.ts';
+import { isEmptySearch, parseSearch, type SearchQuery } from '../../lib/search.ts';
 import type { Dialect } from '../migrations/util.ts';
-import { searchCondition } from './search.ts';
+import { ftsMatch, searchCondition } from './search.ts';
 
 type Q = Conn | Tx;
 
@@ -21,7 +21,7 @@ type EB = ExpressionBuilder<Database & { m: Database['messages']; um: Database['
 
 const flagsExpr = (source: FetchSource) => (source.kind === 'history' ? sql<number>`um.flags` : sql<number>`coalesce(um.flags, ${FLAG_BITS.read | FLAG_BITS.historical})`);
 
-function termCondition(eb: EB, term: Term, source: FetchSource): Expression<SqlBool> {
+function termCondition(eb: EB, term: Term, source: FetchSource, terms: Term[]): Expression<SqlBool> {
   const flags = flagsExpr(source);
   const none = sql<SqlBool>`1 = 0`;
   switch (term.kind) {
@@ -81,22 +81,41 @@ function termCondition(eb: EB, term: Term, source: FetchSource): Expression<SqlB
       return eb('m.id', '=', term.id);
     case 'search': {
       const q = parseSearch(term.query);
-      return isEmptySearch(q) ? sql<SqlBool>`1 = 1` : searchCondition(source.dialect, q);
+      // Positive searches on SQLite are the driving FTS join of baseQuery.
+      if (isEmptySearch(q) || (ftsDriven(source, terms) && !term.negated)) return sql<SqlBool>`1 = 1`;
+      return searchCondition(source.dialect, q);
     }
   }
 }
 
+/** The combined positive search of the narrow, when SQLite's FTS index drives the query. */
+function ftsDriven(source: FetchSource, terms: Term[]): SearchQuery | null {
+  if (source.dialect !== 'sqlite') return null;
+  const q = parseSearch(terms.filter((t) => t.kind === 'search' && !t.negated).map((t) => (t as { query: string }).query).join(' '));
+  return isEmptySearch(q) ? null : q;
+}
+
 function baseQuery(db: Q, source: FetchSource, terms: Term[]) {
-  const q =
+  let q =
     source.kind === 'history'
       ? db.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id').where('um.user_id', '=', source.userId)
       : db
           .selectFrom('messages as m')
           .leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', source.userId))
           .where('m.stream_id', 'in', source.streamIds.length ? source.streamIds : [-1]);
+  const fts = ftsDriven(source, terms);
+  if (fts) {
+    // Walking the FTS index by rowid, newest first, stops after the page instead of first
+    // collecting every match of a common word.
+    const joined = (q as unknown as { innerJoin(t: unknown, f: (j: { on(e: unknown): unknown }) => unknown): typeof q }).innerJoin(
+      sql`messages_fts`.as('f'),
+      (j) => j.on(sql`f.rowid = m.id`),
+    );
+    q = joined.where(sql<SqlBool>`f.messages_fts match ${ftsMatch(fts)}`);
+  }
   return q.where((eb) => {
     const conds = terms.map((t) => {
-      const c = termCondition(eb as unknown as EB, t, source);
+      const c = termCondition(eb as unknown as EB, t, source, terms);
       return t.negated ? eb.not(c) : c;
     });
     return conds.length ? eb.and(conds) : sql<SqlBool>`1 = 1`;
@@ -109,7 +128,7 @@ export interface FetchedRow {
 }
 
 /** The column the window walks: the user's rows drive a history fetch, messages a stream fetch. */
-const idColumn = (source: FetchSource) => (source.kind === 'history' ? 'um.message_id' : 'm.id') as 'm.id';
+const idColumn = (source: FetchSource, terms: Term[]) => (ftsDriven(source, terms) ? 'f.rowid' : source.kind === 'history' ? 'um.message_id' : 'm.id') as 'm.id';
 
 async function run(
   db: Q,
@@ -120,7 +139,7 @@ async function run(
   limit: number,
 ): Promise<FetchedRow[]> {
   if (limit <= 0) return [];
-  const id = idColumn(source);
+  const id = idColumn(source, terms);
   const rows = await where(baseQuery(db, source, terms), id)
     .selectAll('m')
     .select(flagsExpr(source).as('user_flags'))

@@ -6,11 +6,13 @@ import type { SearchQuery } from '../../lib/search.ts';
 
 const ftsString = (words: string[]): string => `"${words.join(' ').replace(/"/g, '""')}"`;
 
+/** An FTS5 query: every word and every phrase. */
+export const ftsMatch = (q: SearchQuery): string => [...q.words.map((w) => ftsString([w])), ...q.phrases.map(ftsString)].join(' AND ');
+
 /** A condition on `m.id`, the id column of the messages table in the surrounding query. */
 export function searchCondition(dialect: Dialect, q: SearchQuery): Expression<SqlBool> {
   if (dialect === 'sqlite') {
-    const match = [...q.words.map((w) => ftsString([w])), ...q.phrases.map(ftsString)].join(' AND ');
-    return sql<SqlBool>`m.id in (select rowid from messages_fts where messages_fts match ${match})`;
+    return sql<SqlBool>`m.id in (select rowid from messages_fts where messages_fts match ${ftsMatch(q)})`;
   }
   const parts = [...q.words.map((w) => sql`plainto_tsquery('english'::regconfig, ${w})`), ...q.phrases.map((p) => sql`phraseto_tsquery('english'::regconfig, ${p.join(' ')})`)];
   return sql<SqlBool>`to_tsvector('english'::regconfig, m.topic || ' ' || m.content) @@ (${sql.join(parts, sql` && `)})`;
