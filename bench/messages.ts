@@ -24,9 +24,14 @@ const TOPICS_PER_STREAM = 50;
 const REQUESTS = num('requests', 200);
 const MOVE_TOPIC_SIZE = 1000;
 
-// Deterministic pseudo-random numbers, so runs are comparable.
+// Deterministic pseudo-random numbers (mulberry32), so runs are comparable.
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const rand = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 // A vocabulary with a Zipf-like distribution: a few words are common, most are rare.
