@@ -8,6 +8,7 @@ import {
   insertUserMessageRows,
   messageHolders,
   moveMessages,
+  prependEditHistory,
   setMentionBits,
   topicMessages,
   updateMessage,
@@ -212,12 +213,11 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
 
     if (topicChanged || streamChanged) {
       const moved = content !== undefined ? targets.filter((m) => m.id !== message.id) : targets;
-      for (const m of moved) {
-        const entry: EditHistoryEntry = { user_id: user.id, timestamp: scope.now };
-        if (topicChanged) Object.assign(entry, { prev_topic: m.topic, topic: finalTopic });
-        if (streamChanged) Object.assign(entry, { prev_stream: m.stream_id!, stream: newStream!.id });
-        await updateMessage(scope.tx, m.id, { edit_history: withHistory(m, entry) });
-      }
+      // Every moved message left the same topic and stream (those of the target message).
+      const entry: EditHistoryEntry = { user_id: user.id, timestamp: scope.now };
+      if (topicChanged) Object.assign(entry, { prev_topic: message.topic, topic: finalTopic });
+      if (streamChanged) Object.assign(entry, { prev_stream: message.stream_id!, stream: newStream!.id });
+      await prependEditHistory(scope.tx, moved.map((m) => m.id), entry);
       await moveMessages(scope.tx, ids, { stream_id: finalStream!.id, recipient_id: finalStream!.recipient_id!, topic: finalTopic, last_edit_time: scope.now });
       Object.assign(event, {
         propagate_mode: input.propagateMode,

@@ -69,3 +69,15 @@ export async function insertUserMessageRows(tx: Tx, userIds: readonly number[], 
   const rows = userIds.flatMap((user_id) => messageIds.map((message_id) => ({ user_id, message_id, flags })));
   for (let i = 0; i < rows.length; i += CHUNK) await tx.insertInto('user_messages').values(rows.slice(i, i + CHUNK)).execute();
 }
+
+/** Puts the same entry first in the edit history (a JSON array) of many messages at once. */
+export async function prependEditHistory(tx: Tx, ids: readonly number[], entry: object): Promise<void> {
+  const json = JSON.stringify(entry);
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await tx
+      .updateTable('messages')
+      .set({ edit_history: sql<string>`case when edit_history is null then ${'[' + json + ']'} else ${'[' + json + ','} || substr(edit_history, 2) end` })
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .execute();
+  }
+}
