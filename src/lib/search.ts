@@ -8,7 +8,7 @@ let cachedStopWords: Set<string> | null = null;
 /** The English stop words search ignores (also the register snapshot's `stop_words`). */
 export function stopWords(): Set<string> {
   if (!cachedStopWords) {
-    const text = fs.readFileSync(new URL('../../data/zulip-english-stopwords.txt', import.meta.url), 'utf8');
+    const text = fs.readFileSync(new URL('../../resources/zulip-english-stopwords.txt', import.meta.url), 'utf8');
     cachedStopWords = new Set(text.split(/\r?\n/).map((w) => w.trim().toLowerCase()).filter(Boolean));
   }
   return cachedStopWords;
