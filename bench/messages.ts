@@ -124,7 +124,7 @@ function stats(samples: number[]): string {
 }
 
 async function measure(account: { apiKey: string; email: string }): Promise<void> {
-  const server = await createServer({ ...config }, { log: createLogger('silent') });
+  const server = await createServer({ ...config }, { log: createLogger('error') }); // 500s are logged
   const base = await server.listen();
   const auth = 'Basic ' + Buffer.from(`${account.email}:${account.apiKey}`).toString('base64');
   const call = async (method: string, p: string, params: Record<string, unknown>) => {
