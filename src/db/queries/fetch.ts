@@ -91,7 +91,9 @@ function termCondition(eb: EB, term: Term, source: FetchSource, terms: Term[]): 
 /** The combined positive search of the narrow, when SQLite's FTS index drives the query. */
 function ftsDriven(source: FetchSource, terms: Term[]): SearchQuery | null {
   if (source.dialect !== 'sqlite') return null;
-  const q = parseSearch(terms.filter((t) => t.kind === 'search' && !t.negated).map((t) => (t as { query: string }).query).join(' '));
+  const searches = terms.filter((t) => t.kind === 'search' && !t.negated);
+  if (searches.length === 0) return null;
+  const q = parseSearch(searches.map((t) => (t as { query: string }).query).join(' '));
   return isEmptySearch(q) ? null : q;
 }
 
