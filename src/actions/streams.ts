@@ -2,7 +2,7 @@
 import type { Tx } from '../db/database.ts';
 import type { Stream } from '../db/schema.ts';
 import { insertStream } from '../db/queries/streams.ts';
-import { renderPlain } from '../lib/render.ts';
+import { renderDescription } from '../lib/message-render.ts';
 
 export interface NewStreamInput {
   realmId: number;
@@ -15,14 +15,17 @@ export interface NewStreamInput {
   messageRetentionDays: number | null;
   canRemoveSubscribersGroupId: number;
   creatorId: number | null;
+  /** The realm's URL, so links to this server render as local links. */
+  realmUrl?: string;
 }
 
 export async function doCreateStream(tx: Tx, now: number, input: NewStreamInput): Promise<Stream> {
+  const realm = await tx.selectFrom('realms').selectAll().where('id', '=', input.realmId).executeTakeFirstOrThrow();
   return insertStream(tx, {
     realm_id: input.realmId,
     name: input.name,
     description: input.description,
-    rendered_description: renderPlain(input.description),
+    rendered_description: await renderDescription(tx, realm, input.realmUrl ?? '', input.description),
     date_created: now,
     deactivated: 0,
     invite_only: input.inviteOnly ? 1 : 0,

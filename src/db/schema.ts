@@ -255,6 +255,15 @@ export interface RealmUserDefaultsTable {
   settings: string;
 }
 
+export interface ReactionsTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string; // unicode_emoji, realm_emoji, service_extra_emoji
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -282,6 +291,7 @@ export interface Database {
   default_stream_group_streams: DefaultStreamGroupStreamsTable;
   bot_settings: BotSettingsTable;
   realm_user_defaults: RealmUserDefaultsTable;
+  reactions: ReactionsTable;
 }
 
 export type Realm = Selectable<RealmsTable>;

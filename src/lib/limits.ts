@@ -23,6 +23,11 @@ export const LIMITS = {
   maxAvatarFileSizeMib: 5,
   maxEmojiFileSizeMib: 5,
   eventQueueLongpollTimeoutSeconds: 90,
+  /** Messages deleted per transaction by delete_topic, and its time budget per request. */
+  deleteTopicBatchSize: 1000,
+  deleteTopicBudgetSeconds: 50,
+  /** Messages changed per POST /messages/flags/narrow request. */
+  maxFlagsNarrowMessages: 5000,
 } as const;
 
 export const ROLE = {

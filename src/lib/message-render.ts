@@ -1,18 +1,90 @@
-// Renders a message's content for storage. Until the Markdown renderer lands this escapes the
-// text into paragraphs; callers already consume the renderer's full result shape.
-import type { RenderResult } from './markdown/types.ts';
-import { renderPlain } from './render.ts';
+// Renders message content (and other Markdown of the realm) with the realm's users, groups,
+// streams, custom emoji and linkifiers, and works out whom a message mentions.
+import type { Conn, Tx } from '../db/database.ts';
+import type { Realm, User } from '../db/schema.ts';
+import {
+  groupMemberIds,
+  groupsByNames,
+  linkableAttachments,
+  realmEmojiByNames,
+  realmLinkifiers,
+  streamsByNames,
+  usersByNamesOrIds,
+} from '../db/queries/render-refs.ts';
+import { collectReferences, renderMarkdown, topicLinks, type Linkifier, type MarkdownContext, type RenderResult } from './markdown/index.ts';
 
-export function renderMessageContent(content: string): RenderResult {
-  const isMe = /^\/me( |$)/.test(content);
+type Q = Conn | Tx;
+
+export const realmEmojiUrl = (realmUrl: string, realmId: number, fileName: string): string => `${realmUrl}/user_avatars/${realmId}/emoji/images/${fileName}`;
+
+export async function loadLinkifiers(db: Q, realmId: number): Promise<Linkifier[]> {
+  return (await realmLinkifiers(db, realmId)).map((l) => ({ id: l.id, pattern: l.pattern, urlTemplate: l.url_template }));
+}
+
+export async function markdownContext(db: Q, realm: Realm, realmUrl: string, content: string, sender?: User): Promise<MarkdownContext> {
+  const refs = collectReferences(content);
+  const users = await usersByNamesOrIds(db, realm.id, refs.userNames, refs.userIds);
+  const groups = await groupsByNames(db, realm.id, refs.groupNames);
+  const streams = await streamsByNames(db, realm.id, refs.streamNames);
+  const emoji = await realmEmojiByNames(db, realm.id, refs.emojiNames);
+  const linkifiers = await loadLinkifiers(db, realm.id);
+  const mentionable = users.map((u) => ({ id: u.id, fullName: u.full_name, email: u.email, isActive: u.is_active === 1 }));
+  // Private streams are linked only by name lookups the sender could make; names are not secret
+  // to their subscribers, and the reference links them for everyone, so keep it simple.
+  const linkable = streams.map((s) => ({ id: s.id, name: s.name }));
+  let translateEmoticons = false;
+  if (sender) {
+    try {
+      translateEmoticons = (JSON.parse(sender.settings) as { translate_emoticons?: boolean }).translate_emoticons === true;
+    } catch {
+      translateEmoticons = false;
+    }
+  }
   return {
-    html: renderPlain(content),
-    mentionedUserIds: [],
-    mentionedGroupIds: [],
-    wildcard: null,
-    isMeMessage: isMe,
-    links: [],
-    uploadPaths: [],
-    hasImage: false,
+    realmUrl,
+    userByName: (name) => mentionable.find((u) => u.fullName.toLowerCase() === name.toLowerCase()),
+    userById: (id) => mentionable.find((u) => u.id === id),
+    groupByName: (name) => {
+      const g = groups.find((x) => x.name === name);
+      return g ? { id: g.id, name: g.name } : undefined;
+    },
+    streamByName: (name) => linkable.find((s) => s.name.toLowerCase() === name.toLowerCase()),
+    streamById: (id) => linkable.find((s) => s.id === id),
+    realmEmoji: (name) => {
+      const e = emoji.find((x) => x.name === name);
+      return e ? { id: String(e.id), name: e.name, sourceUrl: realmEmojiUrl(realmUrl, realm.id, e.file_name), deactivated: e.deactivated === 1 } : undefined;
+    },
+    linkifiers,
+    translateEmoticons,
   };
+}
+
+export interface RenderedMessage {
+  result: RenderResult;
+  /** Users mentioned directly or through a mentioned group. */
+  mentionedUserIds: Set<number>;
+  /** Uploaded files the message links, which it may claim. */
+  attachmentIds: number[];
+}
+
+export async function renderMessage(db: Q, realm: Realm, realmUrl: string, content: string, sender: User): Promise<RenderedMessage> {
+  const ctx = await markdownContext(db, realm, realmUrl, content, sender);
+  const result = renderMarkdown(content, ctx);
+  const mentioned = new Set(result.mentionedUserIds);
+  if (result.mentionedGroupIds.length > 0) for (const id of await groupMemberIds(db, realm.id, result.mentionedGroupIds)) mentioned.add(id);
+  const pathIds = result.uploadPaths.map((p) => p.replace(/^\/user_uploads\//, ''));
+  const attachments = await linkableAttachments(db, realm.id, sender.id, pathIds);
+  return { result, mentionedUserIds: mentioned, attachmentIds: attachments.map((a) => a.id) };
+}
+
+/** Markdown outside messages (stream descriptions): links and emoji, no mentions of people. */
+export async function renderDescription(db: Q, realm: Realm, realmUrl: string, text: string): Promise<string> {
+  if (text.trim() === '') return '';
+  const ctx = await markdownContext(db, realm, realmUrl, text);
+  return renderMarkdown(text, ctx).html;
+}
+
+export async function messageTopicLinks(db: Q, realmId: number, topic: string): Promise<{ text: string; url: string }[]> {
+  if (topic === '') return [];
+  return topicLinks(topic, await loadLinkifiers(db, realmId));
 }

@@ -4,6 +4,9 @@ import type { Message, Realm, User } from '../db/schema.ts';
 import { dmKeyUsers, recipientsByIds } from '../db/queries/recipients.ts';
 import { streamsByIds } from '../db/queries/streams.ts';
 import { usersByIds } from '../db/queries/users.ts';
+import { reactionsOfMessages } from '../db/queries/reactions.ts';
+import { topicLinks } from './markdown/index.ts';
+import { loadLinkifiers } from './message-render.ts';
 import type { DisplayRecipientUser, MessageRelations, ReactionJson } from '../presenters/message.ts';
 import { realmSettings } from './realm.ts';
 
@@ -13,7 +16,33 @@ export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string
   const recipients = await recipientsByIds(db, [...new Set(messages.map((m) => m.recipient_id))]);
   const userIds = new Set<number>(messages.map((m) => m.sender_id));
   for (const r of recipients.values()) if (r.dm_key) for (const id of dmKeyUsers(r.dm_key)) userIds.add(id);
+  const reactionRows = await reactionsOfMessages(db, messages.map((m) => m.id));
+  for (const r of reactionRows) userIds.add(r.user_id);
   const users = new Map((await usersByIds(db, realm.id, [...userIds])).map((u) => [u.id, u]));
+  const reactions = new Map<number, ReactionJson[]>();
+  for (const r of reactionRows) {
+    const u = users.get(r.user_id);
+    if (!u) continue;
+    const list = reactions.get(r.message_id) ?? [];
+    list.push({
+      emoji_name: r.emoji_name,
+      emoji_code: r.emoji_code,
+      reaction_type: r.reaction_type,
+      user_id: r.user_id,
+      user: { id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false },
+    });
+    reactions.set(r.message_id, list);
+  }
+  const linkifiers = messages.some((m) => m.topic !== '') ? await loadLinkifiers(db, realm.id) : [];
+  const linksByTopic = new Map<string, { text: string; url: string }[]>();
+  const linksOf = (topic: string) => {
+    let l = linksByTopic.get(topic);
+    if (!l) {
+      l = topic === '' || linkifiers.length === 0 ? [] : topicLinks(topic, linkifiers);
+      linksByTopic.set(topic, l);
+    }
+    return l;
+  };
   const streamIds = [...new Set(messages.flatMap((m) => (m.stream_id === null ? [] : [m.stream_id])))];
   const streams = new Map((await streamsByIds(db, realm.id, streamIds)).map((s) => [s.id, s]));
   const allowEditHistory = realmSettings(realm).allow_edit_history;
@@ -35,8 +64,8 @@ export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string
       realmSubdomain: realm.subdomain,
       realmUrl,
       displayRecipient,
-      reactions: [] as ReactionJson[],
-      topicLinks: [],
+      reactions: reactions.get(m.id) ?? [],
+      topicLinks: linksOf(m.topic),
       submessages: [],
       allowEditHistory,
     };

@@ -4,6 +4,9 @@ import { botRoutes } from './bots.ts';
 import { defaultStreamRoutes } from './default-streams.ts';
 import { eventRoutes } from './events.ts';
 import { linkifierRoutes } from './linkifiers.ts';
+import { messageChangeRoutes } from './message-changes.ts';
+import { messageFlagRoutes } from './message-flags.ts';
+import { messageReadRoutes } from './message-reads.ts';
 import { messageRoutes } from './messages.ts';
 import { presenceRoutes } from './presence.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
@@ -29,6 +32,9 @@ export const routes: Route[] = [
   ...subscriptionSettingRoutes,
   ...userTopicRoutes,
   ...messageRoutes,
+  ...messageReadRoutes,
+  ...messageChangeRoutes,
+  ...messageFlagRoutes,
   ...readReceiptRoutes,
   ...eventRoutes,
   ...userGroupRoutes,

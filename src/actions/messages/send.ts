@@ -10,7 +10,8 @@ import { ApiError, badRequest } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
 import { LIMITS } from '../../lib/limits.ts';
 import { loadMessageRelations } from '../../lib/messages.ts';
-import { renderMessageContent } from '../../lib/message-render.ts';
+import { renderMessage } from '../../lib/message-render.ts';
+import { linkAttachments, topicParticipantIds } from '../../db/queries/render-refs.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
@@ -29,6 +30,8 @@ export interface SendInput {
   readBySender?: boolean | undefined;
   /** Send time, for scheduled messages delivered late; defaults to now. */
   sentAt?: number;
+  /** Sent by the server itself (notices): no posting permission checks. */
+  internal?: boolean;
 }
 
 export function checkContent(content: string): string {
@@ -65,13 +68,14 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   if (hasBadCharacters(content.replace(/\r/g, ''))) throw badRequest('Message contains invalid characters');
   const now = input.sentAt ?? Math.floor(Date.now() / 1000);
   const a = input.addressee;
-  if (a.type === 'stream') await checkCanPost(app, sender, realm, a.stream, now);
-  else if (a.users.some((u) => !u.is_active)) {
+  if (a.type === 'stream') {
+    if (!input.internal) await checkCanPost(app, sender, realm, a.stream, now);
+  } else if (a.users.some((u) => !u.is_active)) {
     const gone = a.users.find((u) => !u.is_active)!;
     throw badRequest(`'${gone.email}' is no longer using Parley.`);
   }
-  const rendered = renderMessageContent(content);
   const url = realmUrl(app.config, realm);
+  const { result: rendered, mentionedUserIds: mentioned, attachmentIds } = await renderMessage(app.db.kysely, realm, url, content, sender);
 
   return runAction(app, async (scope) => {
     let recipientId: number;
@@ -108,15 +112,18 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
         await usersWhoCanSeeStream(scope.tx, a.stream),
       );
     }
+    await linkAttachments(scope.tx, id, attachmentIds);
 
-    const mentioned = new Set(rendered.mentionedUserIds);
+    // A topic wildcard mention reaches those who took part in the topic (this message included).
+    const topicAudience = rendered.wildcard === 'topic' && a.type === 'stream' ? new Set(await topicParticipantIds(scope.tx, a.stream.id, a.topic)) : null;
     const flagsByUser = new Map<number, number>();
     for (const userId of new Set([...receivers, sender.id])) {
       let flags = 0;
       if (userId === sender.id && input.readBySender !== false) flags |= FLAG_BITS.read;
+      // Muted senders: when muting lands, a receiver who muted the sender gets FLAG_BITS.read here.
       if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
       if (rendered.wildcard === 'stream') flags |= FLAG_BITS.stream_wildcard_mentioned;
-      if (rendered.wildcard === 'topic') flags |= FLAG_BITS.topic_wildcard_mentioned;
+      if (rendered.wildcard === 'topic' && (topicAudience === null || topicAudience.has(userId))) flags |= FLAG_BITS.topic_wildcard_mentioned;
       flagsByUser.set(userId, flags);
     }
     await insertUserMessages(scope.tx, id, flagsByUser);

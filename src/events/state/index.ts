@@ -1,11 +1,11 @@
 // The register snapshot groups, by the event type that names them in `fetch_event_types`.
 // Adding a group is one line here.
 import { defaultStreamsGroup } from './default_streams.ts';
-import { messageGroup, unreadGroup } from './message.ts';
+import { messageSnapshot, stopWordsSnapshot, unreadSnapshot } from './messages.ts';
 import { realmGroup } from './realm.ts';
 import { realmUserGroup } from './realm_user.ts';
 import { recentPrivateConversationsGroup } from './recent_private_conversations.ts';
-import { stopWordsGroup, userSettingsGroup } from './settings.ts';
+import { userSettingsGroup } from './settings.ts';
 import { streamGroup, subscriptionGroup } from './subscription.ts';
 import type { SnapshotGroup } from './types.ts';
 import { defaultStreamGroupsGroup } from './default_stream_groups.ts';
@@ -26,11 +26,11 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   realm_user: realmUserGroup,
   subscription: subscriptionGroup,
   stream: streamGroup,
-  message: messageGroup,
-  update_message_flags: unreadGroup,
+  message: messageSnapshot,
+  update_message_flags: unreadSnapshot,
   recent_private_conversations: recentPrivateConversationsGroup,
   default_streams: defaultStreamsGroup,
-  stop_words: stopWordsGroup,
+  stop_words: stopWordsSnapshot,
   user_settings: userSettingsGroup,
   realm_user_settings_defaults: realmUserSettingsDefaultsGroup,
   user_topic: userTopicSnapshot,

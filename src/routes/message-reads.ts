@@ -1,0 +1,58 @@
+// Reading single messages: a message, its edit history, narrow matching, and rendering a preview.
+import { route } from '../http/route.ts';
+import { optional, p, path } from '../http/params.ts';
+import { badRequest } from '../lib/errors.ts';
+import { accessMessage } from '../lib/message-access.ts';
+import { matchesNarrow } from '../lib/message-fetch.ts';
+import { messageHistory } from '../lib/message-history.ts';
+import { renderMessage } from '../lib/message-render.ts';
+import { loadMessageRelations } from '../lib/messages.ts';
+import { parseNarrow } from '../lib/narrow.ts';
+import { realmSettings, realmUrl } from '../lib/realm.ts';
+import { presentMessage } from '../presenters/message.ts';
+
+export const messageReadRoutes = [
+  route({
+    method: 'GET',
+    path: '/messages/matches_narrow',
+    auth: 'user',
+    params: { msg_ids: p.intList(), narrow: p.json(parseNarrow) },
+    async handler({ app, user, params }) {
+      return { messages: await matchesNarrow(app, user, params.msg_ids, params.narrow) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/messages/{message_id}',
+    auth: 'user',
+    params: { message_id: path(p.int()), apply_markdown: optional(p.bool(), true) },
+    async handler({ app, realm, user, params }) {
+      const { message, flags } = await accessMessage(app.db.kysely, user, params.message_id);
+      const rel = (await loadMessageRelations(app.db.kysely, realm, realmUrl(app.config, realm), [message])).get(message.id)!;
+      const json = presentMessage(message, rel, { applyMarkdown: params.apply_markdown, clientExternalAvatar: false }, flags);
+      return { raw_content: message.content, message: json };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/messages/{message_id}/history',
+    auth: 'user',
+    params: { message_id: path(p.int()) },
+    async handler({ app, realm, user, params }) {
+      if (!realmSettings(realm).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
+      const { message } = await accessMessage(app.db.kysely, user, params.message_id);
+      return { message_history: messageHistory(message) };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/render',
+    auth: 'user',
+    params: { content: p.string() },
+    async handler({ app, realm, user, params }) {
+      if (params.content.trim() === '') throw badRequest('Message must not be empty');
+      const r = await renderMessage(app.db.kysely, realm, realmUrl(app.config, realm), params.content, user);
+      return { rendered: r.result.html };
+    },
+  }),
+];
