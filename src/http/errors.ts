@@ -9,6 +9,11 @@ export function installErrorHandlers(fastify: FastifyInstance, log: Logger): voi
       if (err.status === 401) reply.header('www-authenticate', 'Basic realm="parley"');
       return reply.code(err.status).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
     }
+    // A number past PostgreSQL's integer range that a route did not bound itself (SQLite has
+    // 64-bit integers): it names no row, so it is the client's error, not the server's.
+    if ((err as { code?: unknown }).code === '22003') {
+      return reply.code(400).send({ result: 'error', msg: 'A number in the request is out of range', code: 'BAD_REQUEST' });
+    }
     const fe = err as FastifyError;
     const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
     if (status === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
