@@ -10,7 +10,8 @@ import type { ParleyEvent } from './events/types.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
-import { routes } from './routes/index.ts';
+import { rootRoutes, routes } from './routes/index.ts';
+import { startScheduler, type Scheduler } from './scheduler.ts';
 
 export interface Server {
   app: AppContext;
@@ -59,14 +60,20 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   });
   installErrorHandlers(fastify, log);
   registerRoutes(fastify, app, routes);
+  // Routes outside /api/v1 (uploaded files), with the same authentication and conventions.
+  registerRoutes(fastify, app, rootRoutes, '');
+  let scheduler: Scheduler | null = null;
 
   return {
     app,
     fastify,
     async listen() {
-      return fastify.listen({ host: config.host, port: config.port });
+      const url = await fastify.listen({ host: config.host, port: config.port });
+      scheduler = startScheduler(app);
+      return url;
     },
     async close() {
+      await scheduler?.stop();
       await fastify.close();
       await db.close();
     },

@@ -23,6 +23,10 @@ export const LIMITS = {
   maxAvatarFileSizeMib: 5,
   maxEmojiFileSizeMib: 5,
   eventQueueLongpollTimeoutSeconds: 90,
+  /** How often a server process looks for due scheduled messages. */
+  scheduledDeliveryPollMs: 1000,
+  /** How long a process's claim on a scheduled message lasts if it dies while sending. */
+  scheduledDeliveryClaimSeconds: 60,
 } as const;
 
 export const ROLE = {

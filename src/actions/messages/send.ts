@@ -14,7 +14,8 @@ import { renderMessageContent } from '../../lib/message-render.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
-import { runAction } from '../action.ts';
+import { runAction, type ActionScope } from '../action.ts';
+import { usersWhoMuted } from '../../db/queries/muted-users.ts';
 
 export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
 
@@ -28,6 +29,11 @@ export interface SendInput {
   readBySender?: boolean | undefined;
   /** Send time, for scheduled messages delivered late; defaults to now. */
   sentAt?: number;
+  /**
+   * Runs inside the send's transaction once the message row exists; throwing rolls the send
+   * back. Scheduled delivery marks its row delivered here, so a message cannot be sent twice.
+   */
+  inTransaction?: (scope: ActionScope, messageId: number) => Promise<void>;
 }
 
 export function checkContent(content: string): string {
@@ -103,17 +109,22 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     });
     if (a.type === 'stream') await setStreamFirstMessage(scope.tx, a.stream.id, id);
 
+    // Muted users: receivers who muted the sender get the message already read.
+    const mutedBy = await usersWhoMuted(scope.tx, sender.id, receivers);
+
     const mentioned = new Set(rendered.mentionedUserIds);
     const flagsByUser = new Map<number, number>();
     for (const userId of new Set([...receivers, sender.id])) {
       let flags = 0;
       if (userId === sender.id && input.readBySender !== false) flags |= FLAG_BITS.read;
+      if (mutedBy.has(userId)) flags |= FLAG_BITS.read;
       if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
       if (rendered.wildcard === 'stream') flags |= FLAG_BITS.stream_wildcard_mentioned;
       if (rendered.wildcard === 'topic') flags |= FLAG_BITS.topic_wildcard_mentioned;
       flagsByUser.set(userId, flags);
     }
     await insertUserMessages(scope.tx, id, flagsByUser);
+    if (input.inTransaction) await input.inTransaction(scope, id);
 
     // One event per distinct set of flags: the message is the same, the flags are the receiver's.
     const message = (await scope.tx.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
