@@ -16,7 +16,7 @@ import {
 import { badRequest } from '../lib/errors.ts';
 import { newPathId, removeStoredFile, storeFile, uploadUrl, type ReceivedFile } from '../lib/uploads.ts';
 import { presentAttachment } from '../presenters/attachment.ts';
-import { runAction } from './action.ts';
+import { runAction, type ActionScope } from './action.ts';
 
 export interface UploadResult {
   uri: string;
@@ -90,6 +90,16 @@ export async function claimAttachments(tx: Tx, message: Pick<Message, 'id' | 're
     claimed.push(a);
   }
   return claimed;
+}
+
+/** Tells each claimed upload's owner that its list of messages changed (after claimAttachments). */
+export async function emitAttachmentUpdates(scope: ActionScope, realmId: number, claimed: readonly Attachment[]): Promise<void> {
+  if (claimed.length === 0) return;
+  const links = await linkedMessages(scope.tx, claimed.map((a) => a.id));
+  const used = await uploadSpaceUsed(scope.tx, realmId);
+  for (const a of claimed) {
+    scope.emit({ type: 'attachment', op: 'update', attachment: presentAttachment(a, links.get(a.id) ?? []), upload_space_used: used }, [a.owner_id]);
+  }
 }
 
 /** The user's uploads with the messages that link them. */

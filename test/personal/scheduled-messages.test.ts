@@ -170,3 +170,20 @@ test('only one of several delivering processes claims a due message', async (t) 
   assert.equal(await claimScheduledMessage(db, id, 'd', t0 + 30, t0 + 90), false);
   assert.equal(await claimScheduledMessage(db, id, 'd', t0 + 61, t0 + 121), true);
 });
+
+test('delivery passes racing each other send a due message exactly once', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const { scheduled_message_id: id } = await s.ok('POST', '/api/v1/scheduled_messages', {
+    type: 'stream', to: await streamIdOf(s, 'general'), topic: 'race', content: 'only once', scheduled_delivery_timestamp: now() + 3600,
+  });
+  await s.server.app.db.kysely.updateTable('scheduled_messages').set({ scheduled_timestamp: now() - 1 }).where('id', '=', id).execute();
+  // Three extra passes race the server's own scheduler.
+  const counts = await Promise.all([1, 2, 3].map(() => deliverDueScheduledMessages(s.server.app)));
+  await waitFor(() => s.published.find((p) => p.event.type === 'scheduled_messages' && p.event.op === 'remove'));
+  assert.ok(counts.reduce((a, b) => a + b, 0) <= 1);
+  const rows = await s.server.app.db.kysely.selectFrom('messages').select('id').where('content', '=', 'only once').execute();
+  assert.equal(rows.length, 1);
+  const row = await s.server.app.db.kysely.selectFrom('scheduled_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  assert.deepEqual([row.delivered, row.delivered_message_id, row.claim_token], [1, rows[0]!.id, null]);
+});

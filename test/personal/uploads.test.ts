@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
-import { claimAttachments } from '../../src/actions/uploads.ts';
+import { claimAttachments, emitAttachmentUpdates } from '../../src/actions/uploads.ts';
+import { runAction } from '../../src/actions/action.ts';
 import { storedFilePath } from '../../src/lib/uploads.ts';
 import { checkResponse } from '../helpers/openapi.ts';
 
@@ -122,6 +123,14 @@ test('access: only the uploader until a message links the file, then whoever can
   const reshare = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'files', content: up.body.uri }, alice);
   await claim(s, reshare.id, [up.body.uri.slice(1)]);
   assert.equal((await fetchFile(s, bob, up.body.uri)).status, 200);
+  // The owner's clients learn of the new link.
+  const reshareRow = await s.server.app.db.kysely.selectFrom('messages').selectAll().where('id', '=', reshare.id).executeTakeFirstOrThrow();
+  s.published.length = 0;
+  await runAction(s.server.app, async (scope) => emitAttachmentUpdates(scope, reshareRow.realm_id, await claimAttachments(scope.tx, reshareRow, [up.body.uri])));
+  assert.equal(s.published.length, 1);
+  assert.deepEqual(s.published[0]!.userIds, [s.owner.id]);
+  assert.deepEqual([s.published[0]!.event.type, s.published[0]!.event.op], ['attachment', 'update']);
+  assert.deepEqual(s.published[0]!.event.attachment.messages.map((m: any) => m.id), [dm.id, reshare.id]);
   // A member who joins later can read the stream's history, hence the file.
   const carol = await s.createUser('Carol');
   assert.equal((await fetchFile(s, carol, up.body.uri)).status, 200);
