@@ -12,6 +12,7 @@ import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
 import { rootRoutes, routes } from './routes/index.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
+import { removeStaleTempFiles } from './lib/uploads.ts';
 
 export interface Server {
   app: AppContext;
@@ -70,6 +71,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     async listen() {
       const url = await fastify.listen({ host: config.host, port: config.port });
       scheduler = startScheduler(app);
+      removeStaleTempFiles(config).catch((err: unknown) => log.warn({ err }, 'could not clean temporary upload files'));
       return url;
     },
     async close() {

@@ -132,3 +132,23 @@ export async function removeStoredFile(config: Config, pathId: string): Promise<
   await fs.promises.rm(file, { force: true });
   await fs.promises.rmdir(path.dirname(file)).catch(() => undefined);
 }
+
+/**
+ * Removes temporary files an interrupted process left behind. Only old ones: with several
+ * processes on a shared uploads folder, a young one may be another process's upload under way.
+ */
+export async function removeStaleTempFiles(config: Config, olderThanSeconds = 86400): Promise<number> {
+  const tmpDir = path.join(config.uploadsDir, 'tmp');
+  const entries = await fs.promises.readdir(tmpDir).catch(() => [] as string[]);
+  const cutoff = Date.now() - olderThanSeconds * 1000;
+  let removed = 0;
+  for (const name of entries) {
+    const file = path.join(tmpDir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat?.isFile() && stat.mtimeMs < cutoff) {
+      await fs.promises.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

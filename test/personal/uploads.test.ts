@@ -253,3 +253,17 @@ test('the upload limit is configurable', async (t) => {
   assert.deepEqual([big.status, big.body.msg], [413, 'Uploaded file is larger than the allowed limit of 1 MiB']);
   assert.equal(filesUnder(s.config.uploadsDir).length, 1);
 });
+
+test('old temporary files of interrupted uploads are removed, recent ones kept', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const { removeStaleTempFiles } = await import('../../src/lib/uploads.ts');
+  const tmp = path.join(s.config.uploadsDir, 'tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  fs.writeFileSync(path.join(tmp, 'old'), 'x');
+  fs.writeFileSync(path.join(tmp, 'new'), 'x');
+  const twoDaysAgo = new Date(Date.now() - 2 * 86400 * 1000);
+  fs.utimesSync(path.join(tmp, 'old'), twoDaysAgo, twoDaysAgo);
+  assert.equal(await removeStaleTempFiles(s.config), 1);
+  assert.deepEqual(fs.readdirSync(tmp), ['new']);
+});
