@@ -264,6 +264,7 @@ test('old temporary files of interrupted uploads are removed, recent ones kept',
   fs.writeFileSync(path.join(tmp, 'new'), 'x');
   const twoDaysAgo = new Date(Date.now() - 2 * 86400 * 1000);
   fs.utimesSync(path.join(tmp, 'old'), twoDaysAgo, twoDaysAgo);
-  assert.equal(await removeStaleTempFiles(s.config), 1);
+  // The server's own pass at start may be running too, so only the outcome is certain.
+  await removeStaleTempFiles(s.config);
   assert.deepEqual(fs.readdirSync(tmp), ['new']);
 });
