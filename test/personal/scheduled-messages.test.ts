@@ -136,10 +136,11 @@ test('a scheduled message that cannot be sent is marked failed, and rescheduling
   t.after(() => s.close());
   const general = await streamIdOf(s, 'general');
   const { scheduled_message_id: id } = await s.ok('POST', '/api/v1/scheduled_messages', {
-    type: 'stream', to: general, topic: 'x', content: 'doomed', scheduled_delivery_timestamp: now() + 1,
+    type: 'stream', to: general, topic: 'x', content: 'doomed', scheduled_delivery_timestamp: now() + 3600,
   });
-  // The stream is archived before the message comes due.
+  // The stream is archived, then the message comes due.
   await s.server.app.db.kysely.updateTable('streams').set({ deactivated: 1 }).where('id', '=', general).execute();
+  await s.server.app.db.kysely.updateTable('scheduled_messages').set({ scheduled_timestamp: now() - 1 }).where('id', '=', id).execute();
   const failed = await waitFor(() => s.published.find((p) => p.event.type === 'scheduled_messages' && p.event.op === 'update' && p.event.scheduled_message.failed));
   assert.deepEqual(failed.userIds, [s.owner.id]);
   assert.equal(failed.event.scheduled_message.scheduled_message_id, id);
