@@ -11,8 +11,10 @@ import type { ParleyEvent } from './events/types.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
-import { routes } from './routes/index.ts';
+import { rootRoutes, routes } from './routes/index.ts';
 import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
+import { startScheduler, type Scheduler } from './scheduler.ts';
+import { removeStaleTempFiles } from './lib/uploads.ts';
 
 export interface Server {
   app: AppContext;
@@ -65,16 +67,21 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   });
   installErrorHandlers(fastify, log);
   registerRoutes(fastify, app, routes);
-  // Files served outside /api/v1 (custom emoji images).
-  registerRoutes(fastify, app, realmEmojiFileRoutes, '');
+  // Routes outside /api/v1 (uploaded files, custom emoji images), with the same conventions.
+  registerRoutes(fastify, app, [...rootRoutes, ...realmEmojiFileRoutes], '');
+  let scheduler: Scheduler | null = null;
 
   return {
     app,
     fastify,
     async listen() {
-      return fastify.listen({ host: config.host, port: config.port });
+      const url = await fastify.listen({ host: config.host, port: config.port });
+      scheduler = startScheduler(app);
+      removeStaleTempFiles(config).catch((err: unknown) => log.warn({ err }, 'could not clean temporary upload files'));
+      return url;
     },
     async close() {
+      await scheduler?.stop();
       // Answer the waiting long-polls first: fastify waits for requests in flight.
       queues.stop();
       await fastify.close();

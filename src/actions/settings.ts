@@ -8,6 +8,7 @@ import { badRequest } from '../lib/errors.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { checkSettingValue, LANGUAGES, userSettings, type SettingName } from '../lib/user-settings.ts';
 import { checkFullName, checkPasswordStrength } from '../lib/validate.ts';
+import { doDeleteAllDrafts } from './drafts.ts';
 import { runAction } from './action.ts';
 
 export interface SettingsChanges {
@@ -58,9 +59,8 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
         scope.emit({ type: 'user_status', user_id: current.id, away: !value }, everyone);
       }
       if (name === 'enable_drafts_synchronization' && value === false) {
-        // CALL POINT (drafts): turning synchronization off deletes the user's stored drafts, in
-        // this transaction, with their drafts remove events to the user. Wire the drafts
-        // action here once the drafts table lands (issue 5 item 1).
+        // Turning synchronization off deletes the user's stored drafts (clients keep theirs).
+        await doDeleteAllDrafts(scope, current.id);
       }
     }
     if (changed) await updateUser(scope.tx, current.id, { settings: JSON.stringify(stored) });

@@ -264,6 +264,45 @@ export interface ReactionsTable {
   reaction_type: string; // unicode_emoji, realm_emoji, service_extra_emoji
 }
 
+export interface DraftsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string; // '', 'stream' or 'private'
+  /** JSON array: the stream ID of a stream draft, the user IDs of a direct message draft. */
+  to_ids: string;
+  topic: string;
+  content: string;
+  last_edit_time: number;
+}
+
+export interface ScheduledMessagesTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  type: string; // 'stream' or 'private'
+  stream_id: number | null;
+  /** JSON array of the recipients' user IDs, for direct messages. */
+  to_user_ids: string | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  scheduled_timestamp: number;
+  read_by_sender: Flag | null;
+  delivered: Flag;
+  delivered_message_id: number | null;
+  failed: Flag;
+  failure_message: string | null;
+  claim_token: string | null;
+  claimed_until: number | null;
+  date_created: number;
+}
+
+export interface MutedUsersTable {
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -292,6 +331,9 @@ export interface Database {
   bot_settings: BotSettingsTable;
   realm_user_defaults: RealmUserDefaultsTable;
   reactions: ReactionsTable;
+  drafts: DraftsTable;
+  scheduled_messages: ScheduledMessagesTable;
+  muted_users: MutedUsersTable;
 }
 
 export type Realm = Selectable<RealmsTable>;
@@ -313,3 +355,6 @@ export interface SavedEventQueuesTable {
 }
 export type UserTopic = Selectable<UserTopicsTable>;
 export type CustomProfileField = Selectable<CustomProfileFieldsTable>;
+export type Draft = Selectable<DraftsTable>;
+export type ScheduledMessage = Selectable<ScheduledMessagesTable>;
+export type Attachment = Selectable<AttachmentsTable>;

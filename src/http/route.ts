@@ -29,7 +29,7 @@ export type HandlerResult = Record<string, unknown> | typeof SENT;
 
 export interface Route<S extends ParamSpecs = ParamSpecs> {
   method: Method;
-  path: string; // '/users/{user_id}', relative to /api/v1
+  path: string; // '/users/{user_id}', relative to /api/v1 (or to the prefix registerRoutes is given)
   /** user: credentials required; optional: credentials if given; none: no credentials; server: not even a realm. */
   auth: 'user' | 'optional' | 'none' | 'server';
   params: S;

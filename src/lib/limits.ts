@@ -28,6 +28,10 @@ export const LIMITS = {
   deleteTopicBudgetSeconds: 50,
   /** Messages changed per POST /messages/flags/narrow request. */
   maxFlagsNarrowMessages: 5000,
+  /** How often a server process looks for due scheduled messages. */
+  scheduledDeliveryPollMs: 1000,
+  /** How long a process's claim on a scheduled message lasts if it dies while sending. */
+  scheduledDeliveryClaimSeconds: 60,
 } as const;
 
 export const ROLE = {

@@ -5,7 +5,6 @@ import type { Realm, User } from '../db/schema.ts';
 import {
   groupMemberIds,
   groupsByNames,
-  linkableAttachments,
   realmEmojiByNames,
   realmLinkifiers,
   streamsByNames,
@@ -63,8 +62,6 @@ export interface RenderedMessage {
   result: RenderResult;
   /** Users mentioned directly or through a mentioned group. */
   mentionedUserIds: Set<number>;
-  /** Uploaded files the message links, which it may claim. */
-  attachmentIds: number[];
 }
 
 export async function renderMessage(db: Q, realm: Realm, realmUrl: string, content: string, sender: User): Promise<RenderedMessage> {
@@ -72,9 +69,7 @@ export async function renderMessage(db: Q, realm: Realm, realmUrl: string, conte
   const result = renderMarkdown(content, ctx);
   const mentioned = new Set(result.mentionedUserIds);
   if (result.mentionedGroupIds.length > 0) for (const id of await groupMemberIds(db, realm.id, result.mentionedGroupIds)) mentioned.add(id);
-  const pathIds = result.uploadPaths.map((p) => p.replace(/^\/user_uploads\//, ''));
-  const attachments = await linkableAttachments(db, realm.id, sender.id, pathIds);
-  return { result, mentionedUserIds: mentioned, attachmentIds: attachments.map((a) => a.id) };
+  return { result, mentionedUserIds: mentioned };
 }
 
 /** Markdown outside messages (stream descriptions): links and emoji, no mentions of people. */

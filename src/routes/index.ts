@@ -2,23 +2,27 @@
 import type { Route } from '../http/route.ts';
 import { botRoutes } from './bots.ts';
 import { defaultStreamRoutes } from './default-streams.ts';
+import { draftRoutes } from './drafts.ts';
 import { eventRoutes } from './events.ts';
 import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageFlagRoutes } from './message-flags.ts';
 import { messageReadRoutes } from './message-reads.ts';
 import { messageRoutes } from './messages.ts';
+import { mutedUserRoutes } from './muted-users.ts';
 import { presenceRoutes } from './presence.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { readReceiptRoutes } from './read-receipts.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { realmRoutes } from './realm.ts';
+import { scheduledMessageRoutes } from './scheduled-messages.ts';
 import { serverRoutes } from './server.ts';
 import { settingsRoutes } from './settings.ts';
 import { streamAdminRoutes } from './stream-admin.ts';
 import { streamRoutes } from './streams.ts';
 import { subscriptionSettingRoutes } from './subscription-settings.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
+import { uploadApiRoutes, uploadFileRoutes } from './uploads.ts';
 import { userGroupRoutes } from './user-groups.ts';
 import { userTopicRoutes } from './user-topics.ts';
 import { userRoutes } from './users.ts';
@@ -46,4 +50,11 @@ export const routes: Route[] = [
   ...linkifierRoutes,
   ...defaultStreamRoutes,
   ...botRoutes,
+  ...draftRoutes,
+  ...scheduledMessageRoutes,
+  ...uploadApiRoutes,
+  ...mutedUserRoutes,
 ];
+
+/** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */
+export const rootRoutes: Route[] = [...uploadFileRoutes];

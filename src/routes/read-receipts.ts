@@ -36,7 +36,7 @@ export const readReceiptRoutes = [
       const db = app.db.kysely;
       const message = await accessMessageForReceipts(db, user, params.message_id);
       // The sender is never listed; nor is anyone who turned off sending read receipts.
-      const readers = await readersOfMessage(db, message.id, message.sender_id);
+      const readers = await readersOfMessage(db, message.id, message.sender_id, user.id);
       return { user_ids: readers.filter((r) => parseSettings(USER_SETTING_DEFAULTS, r.settings).send_read_receipts).map((r) => r.id) };
     },
   }),

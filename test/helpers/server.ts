@@ -31,6 +31,8 @@ export interface TestServer {
   server: Server;
   baseUrl: string;
   config: Config;
+  /** The PostgreSQL database of this server (null on SQLite), for a restart on the same data. */
+  databaseUrl: string | null;
   owner: Account;
   /** Every event published since the server started, with its receivers, oldest first. */
   published: { event: Record<string, any>; userIds: number[] }[];
@@ -40,7 +42,8 @@ export interface TestServer {
   ok(method: string, apiPath: string, params?: Params, as?: Account): Promise<Record<string, any>>;
   /** Creates a member (or another role) through the API. */
   createUser(name: string, opts?: { role?: number }): Promise<Account>;
-  close(): Promise<void>;
+  /** Stops the server; `keepData` leaves its database (and data folder) for a restart. */
+  close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /** Form-encodes params the way clients of this API do: strings as they are, the rest as JSON. */
@@ -51,6 +54,15 @@ export function encodeParams(params: Params): URLSearchParams {
     form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   }
   return form;
+}
+
+async function dropPostgres(adminUrl: string, url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^parley_t_[0-9a-f]+$/.test(name)) return;
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
 }
 
 async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -89,13 +101,16 @@ function httpRequest(url: string, method: string, headers: Record<string, string
 
 export interface StartOptions {
   env?: Record<string, string>;
+  /** An existing data folder; with a realm already in its database, the server restarts on it. */
   dataDir?: string;
+  /** An existing PostgreSQL database (from an earlier server's `databaseUrl`) to restart on. */
+  databaseUrl?: string | null;
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const pgAdmin = process.env.TEST_DATABASE_URL;
-  const tempPg = pgAdmin ? await temporaryPostgres(pgAdmin) : null;
+  const tempPg = pgAdmin ? (opts.databaseUrl ? { url: opts.databaseUrl, drop: () => dropPostgres(pgAdmin, opts.databaseUrl!) } : await temporaryPostgres(pgAdmin)) : null;
   const config = loadConfig(
     { host: '127.0.0.1', port: '0', 'data-dir': dataDir, ...(tempPg ? { 'database-url': tempPg.url } : {}) },
     { ...opts.env, EXTERNAL_HOST: 'localhost' },
@@ -107,13 +122,21 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   });
   const baseUrl = await server.listen();
   const port = new URL(baseUrl).port;
-  const r = await checkCreateRealm(server.app, {
-    name: 'Test Org',
-    subdomain: '',
-    ownerEmail: 'owner@example.com',
-    ownerName: 'Olivia Owner',
-    ownerPassword: 'owner-password',
-  });
+  // A restart on existing data keeps its realm and owner.
+  const existingOwner = await server.app.db.kysely
+    .selectFrom('users')
+    .select(['id', 'api_key'])
+    .where('email', '=', 'owner@example.com')
+    .executeTakeFirst();
+  const r = existingOwner
+    ? { userId: existingOwner.id, apiKey: existingOwner.api_key }
+    : await checkCreateRealm(server.app, {
+        name: 'Test Org',
+        subdomain: '',
+        ownerEmail: 'owner@example.com',
+        ownerName: 'Olivia Owner',
+        ownerPassword: 'owner-password',
+      });
   const owner: Account = { id: r.userId, email: 'owner@example.com', apiKey: r.apiKey };
 
   const api: TestServer['api'] = async (method, apiPath, params = {}, o = {}) => {
@@ -168,13 +191,15 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     server,
     baseUrl,
     config,
+    databaseUrl: tempPg?.url ?? null,
     owner,
     published,
     api,
     ok,
     createUser,
-    async close() {
+    async close(o = {}) {
       await server.close();
+      if (o.keepData) return;
       if (tempPg) await tempPg.drop();
       if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },

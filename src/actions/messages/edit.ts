@@ -13,7 +13,8 @@ import {
   topicMessages,
   updateMessage,
 } from '../../db/queries/edit.ts';
-import { linkAttachments } from '../../db/queries/render-refs.ts';
+import { unlinkAttachments } from '../../db/queries/render-refs.ts';
+import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { streamById, subscriberIds, subscription } from '../../db/queries/streams.ts';
 import { canReadStreamMessages, isAdmin, isGuest, isModerator } from '../../lib/access.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
@@ -194,7 +195,9 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
         edit_history: withHistory(message, entry),
         topic: finalTopic,
       });
-      await linkAttachments(scope.tx, message.id, rendered.attachmentIds);
+      // The edited content decides which uploads the message links.
+      await unlinkAttachments(scope.tx, message.id);
+      await emitAttachmentUpdates(scope, message.realm_id, await claimAttachments(scope.tx, message, r.uploadPaths));
       // Mentions follow the new content.
       const holders = [...(await messageHolders(scope.tx, message.id)).keys()];
       const mask = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;

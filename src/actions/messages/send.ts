@@ -11,12 +11,14 @@ import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
 import { LIMITS } from '../../lib/limits.ts';
 import { loadMessageRelations } from '../../lib/messages.ts';
 import { renderMessage } from '../../lib/message-render.ts';
-import { linkAttachments, topicParticipantIds } from '../../db/queries/render-refs.ts';
+import { topicParticipantIds } from '../../db/queries/render-refs.ts';
+import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
-import { runAction } from '../action.ts';
+import { runAction, type ActionScope } from '../action.ts';
 import type { MessageEvent } from '../../events/families/message.ts';
+import { usersWhoMuted } from '../../db/queries/muted-users.ts';
 
 export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
 
@@ -32,6 +34,11 @@ export interface SendInput {
   sentAt?: number;
   /** Sent by the server itself (notices): no posting permission checks. */
   internal?: boolean;
+  /**
+   * Runs inside the send's transaction once the message row exists; throwing rolls the send
+   * back. Scheduled delivery marks its row delivered here, so a message cannot be sent twice.
+   */
+  inTransaction?: (scope: ActionScope, messageId: number) => Promise<void>;
 }
 
 export function checkContent(content: string): string {
@@ -75,7 +82,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     throw badRequest(`'${gone.email}' is no longer using Parley.`);
   }
   const url = realmUrl(app.config, realm);
-  const { result: rendered, mentionedUserIds: mentioned, attachmentIds } = await renderMessage(app.db.kysely, realm, url, content, sender);
+  const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender);
 
   return runAction(app, async (scope) => {
     let recipientId: number;
@@ -112,21 +119,24 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
         await usersWhoCanSeeStream(scope.tx, a.stream),
       );
     }
-    await linkAttachments(scope.tx, id, attachmentIds);
+    await emitAttachmentUpdates(scope, realm.id, await claimAttachments(scope.tx, { id, realm_id: realm.id, sender_id: sender.id }, rendered.uploadPaths));
 
     // A topic wildcard mention reaches those who took part in the topic (this message included).
     const topicAudience = rendered.wildcard === 'topic' && a.type === 'stream' ? new Set(await topicParticipantIds(scope.tx, a.stream.id, a.topic)) : null;
+    // Muted users: receivers who muted the sender get the message already read.
+    const mutedBy = await usersWhoMuted(scope.tx, sender.id, receivers);
     const flagsByUser = new Map<number, number>();
     for (const userId of new Set([...receivers, sender.id])) {
       let flags = 0;
       if (userId === sender.id && input.readBySender !== false) flags |= FLAG_BITS.read;
-      // Muted senders: when muting lands, a receiver who muted the sender gets FLAG_BITS.read here.
+      if (mutedBy.has(userId)) flags |= FLAG_BITS.read;
       if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
       if (rendered.wildcard === 'stream') flags |= FLAG_BITS.stream_wildcard_mentioned;
       if (rendered.wildcard === 'topic' && (topicAudience === null || topicAudience.has(userId))) flags |= FLAG_BITS.topic_wildcard_mentioned;
       flagsByUser.set(userId, flags);
     }
     await insertUserMessages(scope.tx, id, flagsByUser);
+    if (input.inTransaction) await input.inTransaction(scope, id);
 
     // One event per distinct set of flags: the message is the same, the flags are the receiver's.
     const message = (await scope.tx.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow());

@@ -5,6 +5,7 @@ import { migration as core } from './0001_core.ts';
 import { migration as shared } from './0002_shared.ts';
 import { migration as events } from './0003_events.ts';
 import { migration as messages } from './0004_messages.ts';
+import { migration as personal } from './0005_personal.ts';
 import { migration as groupsProfiles } from './0006_groups_profiles.ts';
 import { migration as admin } from './0007_admin.ts';
 import { migration as userTopics } from './0008_user_topics.ts';
@@ -14,6 +15,7 @@ export const migrations: Migration[] = [
   shared,
   events,
   messages,
+  personal,
   userTopics,
   groupsProfiles,
   admin,

@@ -84,25 +84,7 @@ export async function topicParticipantIds(db: Q, streamId: number, topic: string
   return rows.map((r) => r.sender_id);
 }
 
-/** Uploaded files of the realm, by path ID, that this sender may link: their own or already shared. */
-export async function linkableAttachments(db: Q, realmId: number, senderId: number, pathIds: readonly string[]) {
-  if (pathIds.length === 0) return [];
-  return db
-    .selectFrom('attachments as a')
-    .select(['a.id', 'a.path_id'])
-    .where('a.realm_id', '=', realmId)
-    .where('a.path_id', 'in', [...pathIds])
-    .where((eb) =>
-      eb.or([eb('a.owner_id', '=', senderId), eb.exists(eb.selectFrom('attachment_messages as am').select('am.message_id').whereRef('am.attachment_id', '=', 'a.id'))]),
-    )
-    .execute();
-}
-
-export async function linkAttachments(tx: Tx, messageId: number, attachmentIds: readonly number[]): Promise<void> {
+/** Drops the message's links to uploads (an edit links them again from its new content). */
+export async function unlinkAttachments(tx: Tx, messageId: number): Promise<void> {
   await tx.deleteFrom('attachment_messages').where('message_id', '=', messageId).execute();
-  if (attachmentIds.length === 0) return;
-  await tx
-    .insertInto('attachment_messages')
-    .values([...new Set(attachmentIds)].map((attachment_id) => ({ attachment_id, message_id: messageId })))
-    .execute();
 }

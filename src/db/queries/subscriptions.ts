@@ -22,7 +22,7 @@ export async function isSubscribed(db: Q, userId: number, streamId: number): Pro
 }
 
 /** Active users other than `exceptUserId` who have read the message, with their settings. */
-export async function readersOfMessage(db: Q, messageId: number, exceptUserId: number): Promise<{ id: number; settings: string }[]> {
+export async function readersOfMessage(db: Q, messageId: number, exceptUserId: number, viewerId: number): Promise<{ id: number; settings: string }[]> {
   return db
     .selectFrom('user_messages as um')
     .innerJoin('users as u', 'u.id', 'um.user_id')
@@ -31,6 +31,10 @@ export async function readersOfMessage(db: Q, messageId: number, exceptUserId: n
     .where('u.id', '<>', exceptUserId)
     .where('u.is_active', '=', 1)
     .where(sql<boolean>`(um.flags & ${FLAG_BITS.read}) <> 0`)
+    // Muting hides people both ways: neither whom the viewer muted nor who muted the viewer.
+    .where(
+      sql<boolean>`not exists (select 1 from muted_users mu where (mu.user_id = ${viewerId} and mu.muted_user_id = u.id) or (mu.user_id = u.id and mu.muted_user_id = ${viewerId}))`,
+    )
     .orderBy('u.id')
     .execute();
 }

@@ -8,6 +8,9 @@ import { recentPrivateConversationsGroup } from './recent_private_conversations.
 import { userSettingsGroup } from './settings.ts';
 import { streamGroup, subscriptionGroup } from './subscription.ts';
 import type { SnapshotGroup } from './types.ts';
+import { draftsSnapshot } from './drafts.ts';
+import { mutedUsersSnapshot } from './muted_users.ts';
+import { scheduledMessagesSnapshot } from './scheduled_messages.ts';
 import { defaultStreamGroupsGroup } from './default_stream_groups.ts';
 import { realmBotGroup } from './realm_bot.ts';
 import { realmEmojiGroup } from './realm_emoji.ts';
@@ -45,4 +48,7 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   realm_filters: realmFiltersGroup,
   default_stream_groups: defaultStreamGroupsGroup,
   realm_bot: realmBotGroup,
+  drafts: draftsSnapshot,
+  scheduled_messages: scheduledMessagesSnapshot,
+  muted_users: mutedUsersSnapshot,
 };

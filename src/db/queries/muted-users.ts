@@ -1,0 +1,58 @@
+import type { Conn, Tx } from '../database.ts';
+import { FLAG_BITS } from '../../lib/flags.ts';
+import { sql } from 'kysely';
+
+type Q = Conn | Tx;
+
+export interface MutedUserRow {
+  muted_user_id: number;
+  date_muted: number;
+}
+
+export async function mutedUsersOf(db: Q, userId: number): Promise<MutedUserRow[]> {
+  return db.selectFrom('muted_users').select(['muted_user_id', 'date_muted']).where('user_id', '=', userId).orderBy('muted_user_id').execute();
+}
+
+export async function isMuted(db: Q, userId: number, mutedUserId: number): Promise<boolean> {
+  const row = await db.selectFrom('muted_users').select('user_id').where('user_id', '=', userId).where('muted_user_id', '=', mutedUserId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertMutedUser(tx: Tx, userId: number, mutedUserId: number, now: number): Promise<void> {
+  await tx.insertInto('muted_users').values({ user_id: userId, muted_user_id: mutedUserId, date_muted: now }).execute();
+}
+
+export async function deleteMutedUser(tx: Tx, userId: number, mutedUserId: number): Promise<void> {
+  await tx.deleteFrom('muted_users').where('user_id', '=', userId).where('muted_user_id', '=', mutedUserId).execute();
+}
+
+/** Which of these users have muted the sender (their copies of its messages arrive read). */
+export async function usersWhoMuted(db: Q, senderId: number, userIds: readonly number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId).where('user_id', 'in', [...userIds]).execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** Marks the user's unread messages from `senderId` read; returns their IDs. */
+export async function markMessagesFromSenderRead(tx: Tx, userId: number, senderId: number): Promise<number[]> {
+  const read = FLAG_BITS.read;
+  const rows = await tx
+    .selectFrom('user_messages')
+    .innerJoin('messages', 'messages.id', 'user_messages.message_id')
+    .select('user_messages.message_id')
+    .where('user_messages.user_id', '=', userId)
+    .where('messages.sender_id', '=', senderId)
+    .where(sql<number>`(user_messages.flags & ${read})`, '=', 0)
+    .orderBy('user_messages.message_id')
+    .execute();
+  const ids = rows.map((r) => r.message_id);
+  for (let i = 0; i < ids.length; i += 500) {
+    await tx
+      .updateTable('user_messages')
+      .set({ flags: sql<number>`flags | ${read}` })
+      .where('user_id', '=', userId)
+      .where('message_id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+  return ids;
+}

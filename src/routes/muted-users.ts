@@ -1,0 +1,27 @@
+// Muting and unmuting users.
+import { route } from '../http/route.ts';
+import { p, path } from '../http/params.ts';
+import { checkMuteUser, checkUnmuteUser } from '../actions/muted-users.ts';
+
+export const mutedUserRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/muted_users/{muted_user_id}',
+    auth: 'user',
+    params: { muted_user_id: path(p.int()) },
+    async handler({ app, user, params }) {
+      await checkMuteUser(app, user, params.muted_user_id);
+      return {};
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/muted_users/{muted_user_id}',
+    auth: 'user',
+    params: { muted_user_id: path(p.int()) },
+    async handler({ app, user, params }) {
+      await checkUnmuteUser(app, user, params.muted_user_id);
+      return {};
+    },
+  }),
+];
