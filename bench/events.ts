@@ -143,6 +143,47 @@ async function main(): Promise<void> {
     `  of which publish (after commit) to delivery: median ${percentile(queueLatencies, 50).toFixed(1)} ms, p99 ${percentile(queueLatencies, 99).toFixed(1)} ms`,
   );
 
+  // 3. The event system alone: message events published straight to the queues at PUBLISH_RATE/s.
+  const publishRate = Number(process.env.PUBLISH_RATE ?? 200);
+  running = true;
+  received.length = 0;
+  let deliveredOnly = 0;
+  const pollers2 = users.map(async (who) => {
+    const reg = await call('POST', '/register', who, { event_types: ['message'], fetch_event_types: [] });
+    let last = -1;
+    while (running) {
+      const r = await call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: last });
+      const wall = performance.timeOrigin + performance.now();
+      for (const e of r.body.events as { id: number; type: string; message?: { content: string } }[]) {
+        last = Math.max(last, e.id);
+        if (e.type !== 'message' || !e.message) continue;
+        received.push([e.message.content, wall]);
+        deliveredOnly++;
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const { seconds: publishSeconds } = await new Promise<{ seconds: number }>((resolve) => {
+    const on = (m: { kind: string; seconds: number }) => {
+      if (m.kind !== 'publish-only') return;
+      child.off('message', on);
+      resolve(m);
+    };
+    child.on('message', on);
+    child.send({ kind: 'publish-only', rate: publishRate, seconds: SECONDS });
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  running = false;
+  await call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: 'stop' });
+  await Promise.all(pollers2);
+  const { times: times2 } = await ask<{ times: Record<string, number> }>(child, 'published');
+  const onlyLatencies = received.flatMap(([content, at]) => (times2[content] === undefined ? [] : [at - times2[content]!])).sort((a, b) => a - b);
+  console.log(
+    `publish-only: ${publishRate} message events/s for ${SECONDS} s to ${POLLERS} long-polling clients: ` +
+      `median ${percentile(onlyLatencies, 50).toFixed(1)} ms, p99 ${percentile(onlyLatencies, 99).toFixed(1)} ms, ` +
+      `${(deliveredOnly / publishSeconds).toFixed(0)} events delivered/s`,
+  );
+
   void idle;
   child.send({ kind: 'stop' });
   await new Promise((r) => child.once('exit', r));

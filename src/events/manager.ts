@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { ClientOptions } from './family.ts';
-import { families } from './families/index.ts';
+import { familyOf } from './families/index.ts';
 import { narrowAccepts, type MessageEvent } from './families/message.ts';
 import type { EventHub } from './hub.ts';
 import { EventQueue, type QueueData } from './queue.ts';
@@ -24,7 +24,7 @@ export function badQueue(queueId: string): ApiError {
 
 /** The events one client gets for a published event, after its family reshaped them. */
 export function clientForms(event: BaseEvent, client: ClientOptions): BaseEvent[] {
-  const family = families[event.type];
+  const family = familyOf(event.type);
   return family?.forClient ? family.forClient(event, client) : [event];
 }
 

@@ -6,7 +6,7 @@ import { realmUserFamily } from './realm_user.ts';
 import { streamFamily } from './stream.ts';
 import { subscriptionFamily } from './subscription.ts';
 
-export const families: Record<string, EventFamily> = {
+const families: Record<string, EventFamily> = {
   message: messageFamily,
   subscription: subscriptionFamily,
   stream: streamFamily,
@@ -15,3 +15,8 @@ export const families: Record<string, EventFamily> = {
   delete_message: deleteMessageFamily,
   realm_linkifiers: linkifiersFamily,
 };
+
+/** The family of an event type, if it has one. */
+export function familyOf(type: string): EventFamily | undefined {
+  return Object.hasOwn(families, type) ? families[type] : undefined;
+}
