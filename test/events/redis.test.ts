@@ -1,0 +1,63 @@
+// Two server processes on one database share events through Redis (skipped without Redis).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { Redis } from 'ioredis';
+import { createServer } from '../../src/app.ts';
+import { createLogger } from '../../src/log.ts';
+import { encodeParams, startServer } from '../helpers/server.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+test('a message sent through one process reaches a client polling another', async (t) => {
+  if (!(await redisReachable())) {
+    t.skip(`no Redis at ${REDIS_URL}`);
+    return;
+  }
+  const prefix = `parley-test-${randomBytes(4).toString('hex')}`;
+  const s = await startServer({ env: { REDIS_URL, REDIS_PREFIX: prefix } });
+  const other = await createServer(s.config, { log: createLogger('silent') });
+  try {
+    const url = await other.listen();
+    const bob = await s.createUser('Bob');
+    const auth = 'Basic ' + Buffer.from(`${bob.email}:${bob.apiKey}`).toString('base64');
+    const call = async (method: string, path: string, params: Record<string, unknown>) => {
+      const qs = encodeParams(params).toString();
+      const res = await fetch(`${url}/api/v1${path}${method === 'GET' ? `?${qs}` : ''}`, {
+        method,
+        headers: { host: 'localhost', authorization: auth, ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+        body: method === 'GET' ? undefined : qs,
+      });
+      return (await res.json()) as Record<string, any>;
+    };
+    const reg = await call('POST', '/register', { event_types: ['message'] });
+    const waiting = call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
+    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'across processes' });
+    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'in order' });
+    const first = (await waiting).events as { id: number; message: { content: string } }[];
+    const rest = (await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: first.at(-1)!.id, dont_block: true })).events as typeof first;
+    assert.deepEqual([...first, ...rest].map((e) => [e.id, e.message.content]), [
+      [0, 'across processes'],
+      [1, 'in order'],
+    ]);
+  } finally {
+    await other.close();
+    await s.close();
+    const r = new Redis(REDIS_URL);
+    await r.del(`${prefix}:events`);
+    r.disconnect();
+  }
+});
