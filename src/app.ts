@@ -74,7 +74,14 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     app,
     fastify,
     async listen() {
-      return fastify.listen({ host: config.host, port: config.port });
+      const url = await fastify.listen({ host: config.host, port: config.port });
+      if (bus) {
+        // Other processes forward long-polls of this process's queues here.
+        bus.selfUrl = url;
+        queues.directory = bus;
+        queues.claimAll();
+      }
+      return url;
     },
     async close() {
       // Answer the waiting long-polls first: fastify waits for requests in flight.

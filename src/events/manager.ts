@@ -18,6 +18,14 @@ export interface QueueManagerOptions {
   log: Logger;
 }
 
+/** Where the queues of several processes are recorded, so a request can reach a queue's owner. */
+export interface QueueDirectory {
+  claim(queueId: string): void;
+  release(queueId: string): void;
+  /** The base URL of the process that holds the queue, when it is another process. */
+  ownerElsewhere(queueId: string): Promise<string | null>;
+}
+
 export function badQueue(queueId: string): ApiError {
   return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
 }
@@ -35,6 +43,8 @@ export class QueueManager implements EventHub {
   private readonly publicStreams = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout | null = null;
   private readonly heartbeats = new Map<EventQueue, NodeJS.Timeout>();
+  /** Set when several processes share the queues' users (see redis-bus.ts). */
+  directory: QueueDirectory | null = null;
 
   constructor(private readonly opts: QueueManagerOptions) {
     const every = Math.min(60_000, Math.max(250, (opts.timeoutSeconds * 1000) / 4));
@@ -55,6 +65,7 @@ export class QueueManager implements EventHub {
   private add(data: QueueData): EventQueue {
     const q = new EventQueue(data);
     this.queues.set(data.id, q);
+    this.directory?.claim(data.id);
     let set = this.byUser.get(data.client.userId);
     if (!set) this.byUser.set(data.client.userId, (set = new Set()));
     set.add(q);
@@ -68,6 +79,11 @@ export class QueueManager implements EventHub {
 
   private expired(q: EventQueue, now: number): boolean {
     return q.waiter === null && now - q.data.lastActivity > this.opts.timeoutSeconds * 1000;
+  }
+
+  /** Whether this process holds the queue. */
+  has(queueId: string): boolean {
+    return this.queues.has(queueId);
   }
 
   /** The user's queue, or BAD_EVENT_QUEUE_ID for an unknown, collected or someone else's queue. */
@@ -85,6 +101,7 @@ export class QueueManager implements EventHub {
     q.release();
     this.stopHeartbeat(q);
     this.queues.delete(q.id);
+    this.directory?.release(q.id);
     this.byUser.get(q.data.client.userId)?.delete(q);
     if (this.byUser.get(q.data.client.userId)?.size === 0) this.byUser.delete(q.data.client.userId);
     this.publicStreams.get(q.data.client.realmId)?.delete(q);
@@ -184,6 +201,11 @@ export class QueueManager implements EventHub {
       this.stopHeartbeat(q);
       q.release();
     }
+  }
+
+  /** Records every queue held here in the directory (after restoring saved queues). */
+  claimAll(): void {
+    for (const id of this.queues.keys()) this.directory?.claim(id);
   }
 
   /** Every queue's data, for saving across a restart. */

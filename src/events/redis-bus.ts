@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import type { EventHub } from './hub.ts';
+import type { QueueDirectory } from './manager.ts';
 import type { ParleyEvent } from './types.ts';
 
 /** Roughly how many events the stream keeps for processes catching up. */
@@ -12,7 +13,12 @@ const STREAM_LENGTH = 100_000;
 const READ_BATCH = 500;
 const BLOCK_MS = 2000;
 
-export class RedisBus implements EventHub {
+/** How long a queue's owner record lives without its queue being removed (a crashed owner). */
+const OWNER_TTL_SECONDS = 24 * 3600;
+
+export class RedisBus implements EventHub, QueueDirectory {
+  /** This process's base URL, where other processes forward long-polls of its queues. */
+  selfUrl = '';
   private readonly writer: Redis;
   private readonly reader: Redis;
   private readonly key: string;
@@ -67,6 +73,24 @@ export class RedisBus implements EventHub {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
+  }
+
+  private ownerKey(queueId: string): string {
+    return `${this.key}:owner:${queueId}`;
+  }
+
+  claim(queueId: string): void {
+    if (!this.selfUrl) return;
+    this.writer.set(this.ownerKey(queueId), this.selfUrl, 'EX', OWNER_TTL_SECONDS).catch((err: unknown) => this.log.warn({ err }, 'could not record a queue owner'));
+  }
+
+  release(queueId: string): void {
+    this.writer.del(this.ownerKey(queueId)).catch((err: unknown) => this.log.warn({ err }, 'could not remove a queue owner'));
+  }
+
+  async ownerElsewhere(queueId: string): Promise<string | null> {
+    const owner = await this.writer.get(this.ownerKey(queueId));
+    return owner && owner !== this.selfUrl ? owner : null;
   }
 
   async stop(): Promise<void> {

@@ -22,7 +22,7 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
-test('a message sent through one process reaches a client polling another', async (t) => {
+test('a message sent through one process reaches a client polling another, and polls are forwarded to the queue\'s process', async (t) => {
   if (!(await redisReachable())) {
     t.skip(`no Redis at ${REDIS_URL}`);
     return;
@@ -53,6 +53,13 @@ test('a message sent through one process reaches a client polling another', asyn
       [0, 'across processes'],
       [1, 'in order'],
     ]);
+    // The queue lives in the second process; a poll that reaches the first one is forwarded.
+    const viaFirst = s.ok('GET', '/api/v1/events', { queue_id: reg.queue_id, last_event_id: 1 }, bob);
+    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'forwarded' });
+    assert.deepEqual((await viaFirst).events.map((e: { id: number; message: { content: string } }) => [e.id, e.message.content]), [[2, 'forwarded']]);
+    await s.ok('DELETE', '/api/v1/events', { queue_id: reg.queue_id }, bob);
+    const gone = await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
+    assert.equal(gone.code, 'BAD_EVENT_QUEUE_ID');
   } finally {
     await other.close();
     await s.close();

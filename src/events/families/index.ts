@@ -2,6 +2,7 @@
 import type { EventFamily } from '../family.ts';
 import { deleteMessageFamily, linkifiersFamily, userSettingsFamily } from './legacy.ts';
 import { messageFamily } from './message.ts';
+import { defaultStreamsFamily, realmFamily } from './realm.ts';
 import { realmUserFamily } from './realm_user.ts';
 import { streamFamily } from './stream.ts';
 import { subscriptionFamily } from './subscription.ts';
@@ -14,6 +15,8 @@ const families: Record<string, EventFamily> = {
   user_settings: userSettingsFamily,
   delete_message: deleteMessageFamily,
   realm_linkifiers: linkifiersFamily,
+  realm: realmFamily,
+  default_streams: defaultStreamsFamily,
 };
 
 /** The family of an event type, if it has one. */
