@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
-import type { ClientOptions } from './family.ts';
+import type { ClientOptions, EventFamily } from './family.ts';
 import { familyOf } from './families/index.ts';
 import { narrowAccepts, type MessageEvent } from './families/message.ts';
 import type { EventHub } from './hub.ts';
@@ -109,25 +109,38 @@ export class QueueManager implements EventHub {
 
   publish(event: ParleyEvent, userIds: readonly number[]): void {
     const seen = new Set<EventQueue>();
+    const family = familyOf(event.type);
+    const forms = new Map<string, BaseEvent[]>();
     for (const userId of userIds) {
       for (const q of this.byUser.get(userId) ?? []) {
         seen.add(q);
-        this.deliver(q, event);
+        this.deliver(q, event, family, forms);
       }
     }
     const m = event as MessageEvent;
     if (event.type === 'message' && m.public_stream && m.message.type === 'stream') {
+      // A message the user did not receive has no flags for them.
+      const unflagged = { ...m, flags: [] };
+      const unflaggedForms = new Map<string, BaseEvent[]>();
       for (const q of this.publicStreams.get(m.realm_id) ?? []) {
-        // A message the user did not receive has no flags for them.
-        if (!seen.has(q)) this.deliver(q, { ...m, flags: [] });
+        if (!seen.has(q)) this.deliver(q, unflagged, family, unflaggedForms);
       }
     }
   }
 
-  private deliver(q: EventQueue, event: BaseEvent): void {
+  private deliver(q: EventQueue, event: BaseEvent, family: EventFamily | undefined, forms: Map<string, BaseEvent[]>): void {
     const client = q.data.client;
+    if (!q.wants(event.type) && !family?.alsoAs?.some((t) => q.wants(t))) return;
     if (event.type === 'message' && client.narrow.length > 0 && !narrowAccepts(client.narrow, event as MessageEvent, client.userId)) return;
-    for (const form of clientForms(event, client)) {
+    let mine: BaseEvent[];
+    if (family?.formKey) {
+      const key = family.formKey(event, client);
+      mine = forms.get(key) ?? clientForms(event, client);
+      forms.set(key, mine);
+    } else {
+      mine = clientForms(event, client);
+    }
+    for (const form of mine) {
       if (q.wants(form.type)) q.push(form);
     }
   }

@@ -14,6 +14,7 @@ const DISPLAY_SETTINGS = new Set([
 
 /** Without `user_settings_object`, a settings change also arrives in its legacy form. */
 export const userSettingsFamily: EventFamily = {
+  alsoAs: ['update_display_settings', 'update_global_notifications'],
   apply: applyUserSettings,
   forClient(event, client) {
     if (client.capabilities.user_settings_object || event.op !== 'update' || typeof event.property !== 'string') return [event];
