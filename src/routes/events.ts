@@ -8,7 +8,7 @@ import { ApiError, badRequest } from '../lib/errors.ts';
 import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
 import { realmSettings } from '../lib/realm.ts';
 import type { ClientCapabilities } from '../events/family.ts';
-import type { QueueManager } from '../events/manager.ts';
+import { badQueue, type QueueManager } from '../events/manager.ts';
 import { CAPABILITY_NAMES, register } from '../events/register.ts';
 
 function queuesOf(app: AppContext): QueueManager {
@@ -37,11 +37,18 @@ async function forwardToOwner(
   if (http.headers.authorization) headers.authorization = http.headers.authorization;
   const isGet = http.method === 'GET';
   if (!isGet) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const res = await fetch(`${owner}/api/v1/events${isGet ? `?${form.toString()}` : ''}`, {
-    method: http.method,
-    headers,
-    body: isGet ? undefined : form.toString(),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${owner}/api/v1/events${isGet ? `?${form.toString()}` : ''}`, {
+      method: http.method,
+      headers,
+      body: isGet ? undefined : form.toString(),
+    });
+  } catch {
+    // The owner is gone (stopped or crashed without saving): the client registers again.
+    queues.directory.release(queueId);
+    throw badQueue(queueId);
+  }
   await reply.code(res.status).header('content-type', 'application/json; charset=utf-8').send(await res.text());
   return SENT;
 }

@@ -60,8 +60,20 @@ test('a message sent through one process reaches a client polling another, and p
     await s.ok('DELETE', '/api/v1/events', { queue_id: reg.queue_id }, bob);
     const gone = await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
     assert.equal(gone.code, 'BAD_EVENT_QUEUE_ID');
-  } finally {
+
+    // When the owner process stops, its clients' polls through the other process get
+    // BAD_EVENT_QUEUE_ID, and they can register again there.
+    const reg2 = await call('POST', '/register', { event_types: ['message'] });
     await other.close();
+    const orphan = await s.api('GET', '/api/v1/events', { queue_id: reg2.queue_id, last_event_id: -1 }, { as: bob });
+    assert.equal(orphan.status, 400);
+    assert.equal(orphan.body.code, 'BAD_EVENT_QUEUE_ID');
+    const again = await s.ok('POST', '/api/v1/register', { event_types: ['message'] }, bob);
+    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'after failover' });
+    const after = await s.ok('GET', '/api/v1/events', { queue_id: again.queue_id, last_event_id: -1 }, bob);
+    assert.equal(after.events[0].message.content, 'after failover');
+  } finally {
+    await other.close().catch(() => undefined);
     await s.close();
     const r = new Redis(REDIS_URL);
     await r.del(`${prefix}:events`);
