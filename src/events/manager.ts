@@ -108,21 +108,24 @@ export class QueueManager implements EventHub {
   }
 
   publish(event: ParleyEvent, userIds: readonly number[]): void {
-    const seen = new Set<EventQueue>();
     const family = familyOf(event.type);
     const forms = new Map<string, BaseEvent[]>();
+    const m = event as MessageEvent;
+    const publicQueues = event.type === 'message' && m.public_stream && m.message.type === 'stream' ? this.publicStreams.get(m.realm_id) : undefined;
+    // Only needed when all_public_streams queues may get the message a second way.
+    const seen = publicQueues?.size ? new Set<EventQueue>() : null;
     for (const userId of userIds) {
       for (const q of this.byUser.get(userId) ?? []) {
-        seen.add(q);
+        if (!q.wants(event.type) && !family?.alsoAs?.some((t) => q.wants(t))) continue;
+        seen?.add(q);
         this.deliver(q, event, family, forms);
       }
     }
-    const m = event as MessageEvent;
-    if (event.type === 'message' && m.public_stream && m.message.type === 'stream') {
+    if (publicQueues && seen) {
       // A message the user did not receive has no flags for them.
       const unflagged = { ...m, flags: [] };
       const unflaggedForms = new Map<string, BaseEvent[]>();
-      for (const q of this.publicStreams.get(m.realm_id) ?? []) {
+      for (const q of publicQueues) {
         if (!seen.has(q)) this.deliver(q, unflagged, family, unflaggedForms);
       }
     }
