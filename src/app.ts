@@ -5,7 +5,9 @@ import multipart from '@fastify/multipart';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
+import type { EventHub } from './events/hub.ts';
 import { QueueManager } from './events/manager.ts';
+import { RedisBus } from './events/redis-bus.ts';
 import { restoreQueues, saveQueues } from './events/store.ts';
 import type { ParleyEvent } from './events/types.ts';
 import { installErrorHandlers } from './http/errors.ts';
@@ -36,7 +38,10 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   const queues = new QueueManager({ timeoutSeconds: config.eventQueueTimeoutSeconds, heartbeatSeconds: config.heartbeatSeconds, log });
   const restored = await restoreQueues(db, queues, log);
   if (restored > 0) log.info({ restored }, 'restored saved event queues');
-  const hub = queues;
+  // Several processes share events through Redis; one process delivers to its queues directly.
+  const bus = config.redisUrl ? new RedisBus(config.redisUrl, config.redisPrefix, queues, log) : null;
+  if (bus) await bus.start();
+  const hub: EventHub = bus ?? queues;
   const onPublish = opts.onPublish;
   const app: AppContext = {
     config,
@@ -78,6 +83,12 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       const url = await fastify.listen({ host: config.host, port: config.port });
       scheduler = startScheduler(app);
       removeStaleTempFiles(config).catch((err: unknown) => log.warn({ err }, 'could not clean temporary upload files'));
+      if (bus) {
+        // Other processes forward long-polls of this process's queues here.
+        bus.selfUrl = url;
+        queues.directory = bus;
+        queues.claimAll();
+      }
       return url;
     },
     async close() {
@@ -85,6 +96,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       // Answer the waiting long-polls first: fastify waits for requests in flight.
       queues.stop();
       await fastify.close();
+      await bus?.stop();
       const saved = await saveQueues(db, queues);
       if (saved > 0) log.info({ saved }, 'saved event queues');
       await db.close();

@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | null;
   /** redis://... to share events between several processes; unset means one process. */
   redisUrl: string | null;
+  /** Prefix of this deployment's Redis keys, so deployments (and tests) can share a Redis. */
+  redisPrefix: string;
   /** Public host (and port) realms are served on; subdomain realms live under it. */
   externalHost: string;
   /** Scheme of the public URL realms are served on. */
@@ -98,6 +100,7 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     dataDir,
     databaseUrl,
     redisUrl,
+    redisPrefix: env.REDIS_PREFIX ?? 'parley',
     externalHost: (get('external-host') ?? defaultExternal).toLowerCase(),
     externalScheme: scheme,
     logLevel: get('log-level') ?? 'info',

@@ -35,6 +35,13 @@ export interface EventFamily {
    * reshaped (per-client message content, legacy forms), or none. Internal fields end here.
    */
   forClient?(event: BaseEvent, client: ClientOptions): BaseEvent[];
+  /** Event types `forClient` may produce besides the published one (for `event_types` filtering). */
+  alsoAs?: string[];
+  /**
+   * Clients with the same key get the same forms, so one publish computes them once per key
+   * (a message to a large stream reaches many queues with a few distinct option sets).
+   */
+  formKey?(event: BaseEvent, client: ClientOptions): string;
   /** Updates a snapshot as the client would on receiving the (client-form) event. Idempotent. */
   apply?(state: State, event: BaseEvent, client: ClientOptions): void;
 }

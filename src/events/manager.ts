@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
-import type { ClientOptions } from './family.ts';
-import { families } from './families/index.ts';
+import type { ClientOptions, EventFamily } from './family.ts';
+import { familyOf } from './families/index.ts';
 import { narrowAccepts, type MessageEvent } from './families/message.ts';
 import type { EventHub } from './hub.ts';
 import { EventQueue, type QueueData } from './queue.ts';
@@ -18,13 +18,21 @@ export interface QueueManagerOptions {
   log: Logger;
 }
 
+/** Where the queues of several processes are recorded, so a request can reach a queue's owner. */
+export interface QueueDirectory {
+  claim(queueId: string): void;
+  release(queueId: string): void;
+  /** The base URL of the process that holds the queue, when it is another process. */
+  ownerElsewhere(queueId: string): Promise<string | null>;
+}
+
 export function badQueue(queueId: string): ApiError {
   return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
 }
 
 /** The events one client gets for a published event, after its family reshaped them. */
 export function clientForms(event: BaseEvent, client: ClientOptions): BaseEvent[] {
-  const family = families[event.type];
+  const family = familyOf(event.type);
   return family?.forClient ? family.forClient(event, client) : [event];
 }
 
@@ -35,6 +43,8 @@ export class QueueManager implements EventHub {
   private readonly publicStreams = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout | null = null;
   private readonly heartbeats = new Map<EventQueue, NodeJS.Timeout>();
+  /** Set when several processes share the queues' users (see redis-bus.ts). */
+  directory: QueueDirectory | null = null;
 
   constructor(private readonly opts: QueueManagerOptions) {
     const every = Math.min(60_000, Math.max(250, (opts.timeoutSeconds * 1000) / 4));
@@ -55,6 +65,7 @@ export class QueueManager implements EventHub {
   private add(data: QueueData): EventQueue {
     const q = new EventQueue(data);
     this.queues.set(data.id, q);
+    this.directory?.claim(data.id);
     let set = this.byUser.get(data.client.userId);
     if (!set) this.byUser.set(data.client.userId, (set = new Set()));
     set.add(q);
@@ -68,6 +79,11 @@ export class QueueManager implements EventHub {
 
   private expired(q: EventQueue, now: number): boolean {
     return q.waiter === null && now - q.data.lastActivity > this.opts.timeoutSeconds * 1000;
+  }
+
+  /** Whether this process holds the queue. */
+  has(queueId: string): boolean {
+    return this.queues.has(queueId);
   }
 
   /** The user's queue, or BAD_EVENT_QUEUE_ID for an unknown, collected or someone else's queue. */
@@ -85,32 +101,49 @@ export class QueueManager implements EventHub {
     q.release();
     this.stopHeartbeat(q);
     this.queues.delete(q.id);
+    this.directory?.release(q.id);
     this.byUser.get(q.data.client.userId)?.delete(q);
     if (this.byUser.get(q.data.client.userId)?.size === 0) this.byUser.delete(q.data.client.userId);
     this.publicStreams.get(q.data.client.realmId)?.delete(q);
   }
 
   publish(event: ParleyEvent, userIds: readonly number[]): void {
-    const seen = new Set<EventQueue>();
+    const family = familyOf(event.type);
+    const forms = new Map<string, BaseEvent[]>();
+    const m = event as MessageEvent;
+    const publicQueues = event.type === 'message' && m.public_stream && m.message.type === 'stream' ? this.publicStreams.get(m.realm_id) : undefined;
+    // Only needed when all_public_streams queues may get the message a second way.
+    const seen = publicQueues?.size ? new Set<EventQueue>() : null;
     for (const userId of userIds) {
       for (const q of this.byUser.get(userId) ?? []) {
-        seen.add(q);
-        this.deliver(q, event);
+        if (!q.wants(event.type) && !family?.alsoAs?.some((t) => q.wants(t))) continue;
+        seen?.add(q);
+        this.deliver(q, event, family, forms);
       }
     }
-    const m = event as MessageEvent;
-    if (event.type === 'message' && m.public_stream && m.message.type === 'stream') {
-      for (const q of this.publicStreams.get(m.realm_id) ?? []) {
-        // A message the user did not receive has no flags for them.
-        if (!seen.has(q)) this.deliver(q, { ...m, flags: [] });
+    if (publicQueues && seen) {
+      // A message the user did not receive has no flags for them.
+      const unflagged = { ...m, flags: [] };
+      const unflaggedForms = new Map<string, BaseEvent[]>();
+      for (const q of publicQueues) {
+        if (!seen.has(q)) this.deliver(q, unflagged, family, unflaggedForms);
       }
     }
   }
 
-  private deliver(q: EventQueue, event: BaseEvent): void {
+  private deliver(q: EventQueue, event: BaseEvent, family: EventFamily | undefined, forms: Map<string, BaseEvent[]>): void {
     const client = q.data.client;
+    if (!q.wants(event.type) && !family?.alsoAs?.some((t) => q.wants(t))) return;
     if (event.type === 'message' && client.narrow.length > 0 && !narrowAccepts(client.narrow, event as MessageEvent, client.userId)) return;
-    for (const form of clientForms(event, client)) {
+    let mine: BaseEvent[];
+    if (family?.formKey) {
+      const key = family.formKey(event, client);
+      mine = forms.get(key) ?? clientForms(event, client);
+      forms.set(key, mine);
+    } else {
+      mine = clientForms(event, client);
+    }
+    for (const form of mine) {
       if (q.wants(form.type)) q.push(form);
     }
   }
@@ -184,6 +217,11 @@ export class QueueManager implements EventHub {
       this.stopHeartbeat(q);
       q.release();
     }
+  }
+
+  /** Records every queue held here in the directory (after restoring saved queues). */
+  claimAll(): void {
+    for (const id of this.queues.keys()) this.directory?.claim(id);
   }
 
   /** Every queue's data, for saving across a restart. */

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/limits.ts';
 import type { ClientCapabilities, ClientOptions, State } from './family.ts';
-import { families } from './families/index.ts';
+import { familyOf } from './families/index.ts';
 import { snapshotGroups } from './state/index.ts';
 import type { QueuedEvent } from './types.ts';
 
@@ -49,7 +49,7 @@ export async function fetchState(app: AppContext, realm: Realm, user: User | nul
 
 /** Applies client-form events to a snapshot, as the client would. */
 export function applyEvents(state: State, events: readonly QueuedEvent[], client: ClientOptions): void {
-  for (const event of events) families[event.type]?.apply?.(state, event, client);
+  for (const event of events) familyOf(event.type)?.apply?.(state, event, client);
 }
 
 export async function register(app: AppContext, realm: Realm, user: User | null, input: RegisterInput): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 // Saving the queues at a graceful shutdown and restoring them at start, so clients polling
 // across a restart keep their queues and lose no event.
 import type { Db } from '../db/database.ts';
-import { replaceSavedQueues, takeSavedQueues } from '../db/queries/event_queues.ts';
+import { saveQueueRows, takeSavedQueues } from '../db/queries/event_queues.ts';
 import type { Logger } from '../log.ts';
 import type { QueueManager } from './manager.ts';
 import type { QueueData } from './queue.ts';
@@ -9,7 +9,7 @@ import type { QueueData } from './queue.ts';
 export async function saveQueues(db: Db, manager: QueueManager): Promise<number> {
   const queues = manager.save();
   const rows = queues.map((q) => ({ queue_id: q.id, user_id: q.client.userId, data: JSON.stringify(q) }));
-  await replaceSavedQueues(db.kysely, rows, Math.floor(Date.now() / 1000));
+  await saveQueueRows(db.kysely, rows, Math.floor(Date.now() / 1000));
   return rows.length;
 }
 

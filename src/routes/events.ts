@@ -1,5 +1,6 @@
 // Registering an event queue, long-polling it, and deleting it.
-import { route } from '../http/route.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { route, SENT } from '../http/route.ts';
 import { optional, p, alias } from '../http/params.ts';
 import type { AppContext } from '../context.ts';
 import { isGuest } from '../lib/access.ts';
@@ -7,12 +8,49 @@ import { ApiError, badRequest } from '../lib/errors.ts';
 import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
 import { realmSettings } from '../lib/realm.ts';
 import type { ClientCapabilities } from '../events/family.ts';
-import type { QueueManager } from '../events/manager.ts';
+import { badQueue, type QueueManager } from '../events/manager.ts';
 import { CAPABILITY_NAMES, register } from '../events/register.ts';
 
 function queuesOf(app: AppContext): QueueManager {
   if (!app.queues) throw new ApiError('Event queues are not available', 'BAD_REQUEST', 400);
   return app.queues;
+}
+
+/**
+ * With several processes, a queue lives in the process that registered it; a request for it that
+ * reaches another process is passed on to the owner, and its answer passed back.
+ */
+async function forwardToOwner(
+  app: AppContext,
+  queueId: string,
+  params: Record<string, string | number | boolean | undefined>,
+  http: FastifyRequest,
+  reply: FastifyReply,
+): Promise<typeof SENT | null> {
+  const queues = queuesOf(app);
+  if (queues.has(queueId) || !queues.directory) return null;
+  const owner = await queues.directory.ownerElsewhere(queueId);
+  if (!owner) return null;
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) form.set(k, String(v));
+  const headers: Record<string, string> = { host: http.headers.host ?? '' };
+  if (http.headers.authorization) headers.authorization = http.headers.authorization;
+  const isGet = http.method === 'GET';
+  if (!isGet) headers['content-type'] = 'application/x-www-form-urlencoded';
+  let res: Response;
+  try {
+    res = await fetch(`${owner}/api/v1/events${isGet ? `?${form.toString()}` : ''}`, {
+      method: http.method,
+      headers,
+      body: isGet ? undefined : form.toString(),
+    });
+  } catch {
+    // The owner is gone (stopped or crashed without saving): the client registers again.
+    queues.directory.release(queueId);
+    throw badQueue(queueId);
+  }
+  await reply.code(res.status).header('content-type', 'application/json; charset=utf-8').send(await res.text());
+  return SENT;
 }
 
 function checkCapabilities(value: Record<string, unknown>, name: string): ClientCapabilities {
@@ -76,7 +114,9 @@ export const eventRoutes = [
       last_event_id: optional(p.int()),
       dont_block: optional(p.bool(), false),
     },
-    async handler({ app, user, params, reply }) {
+    async handler({ app, user, params, http, reply }) {
+      const forwarded = await forwardToOwner(app, params.queue_id, params, http, reply);
+      if (forwarded) return forwarded;
       const queues = queuesOf(app);
       const queue = queues.get(params.queue_id, user.id);
       const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn));
@@ -88,7 +128,9 @@ export const eventRoutes = [
     path: '/events',
     auth: 'user',
     params: { queue_id: p.string() },
-    async handler({ app, user, params }) {
+    async handler({ app, user, params, http, reply }) {
+      const forwarded = await forwardToOwner(app, params.queue_id, { queue_id: params.queue_id }, http, reply);
+      if (forwarded) return forwarded;
       const queues = queuesOf(app);
       queues.remove(queues.get(params.queue_id, user.id));
       return {};

@@ -275,3 +275,37 @@ test('a client polling across a restart keeps its queue and loses no event', asy
     await s.close().catch(() => undefined);
   }
 });
+
+test('client_external_avatar: a new user\'s external avatar is null for clients that compute it', async () => {
+  const s = await startServer();
+  try {
+    const computes = await s.ok('POST', '/api/v1/register', { event_types: ['realm_user'] });
+    const wantsUrl = await s.ok('POST', '/api/v1/register', { event_types: ['realm_user'], client_external_avatar: false });
+    await s.createUser('Dora');
+    const [a] = (await poll(s, s.owner, computes.queue_id, -1)).events;
+    const [b] = (await poll(s, s.owner, wantsUrl.queue_id, -1)).events;
+    assert.equal(a.person.avatar_url, null);
+    assert.match(b.person.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+    assert.equal('avatar_external' in a, false);
+  } finally {
+    await s.close();
+  }
+});
+
+test('narrow by direct messages and by sender', async () => {
+  const s = await startServer();
+  try {
+    const bob = await s.createUser('Bob');
+    await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'alpha' }], principals: [s.owner.id, bob.id] });
+    const dms = await s.ok('POST', '/api/v1/register', { event_types: ['message'], narrow: [['is', 'dm']] }, bob);
+    const fromOwner = await s.ok('POST', '/api/v1/register', { event_types: ['message'], narrow: [['sender', s.owner.email]] }, bob);
+    await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'alpha', topic: 't', content: 'stream from owner' });
+    await sendDm(s, [s.owner], 'dm from bob', bob);
+    const a = (await poll(s, bob, dms.queue_id, -1)).events;
+    assert.deepEqual(a.map((e: { message: { content: string } }) => e.message.content), ['dm from bob']);
+    const b = (await poll(s, bob, fromOwner.queue_id, -1)).events;
+    assert.deepEqual(b.map((e: { message: { content: string } }) => e.message.content), ['stream from owner']);
+  } finally {
+    await s.close();
+  }
+});

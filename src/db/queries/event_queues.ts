@@ -7,11 +7,13 @@ export interface SavedQueueRow {
   data: string;
 }
 
-export async function replaceSavedQueues(db: Conn, rows: SavedQueueRow[], now: number): Promise<void> {
+/** Saves these queues, replacing earlier saves of the same ids (other processes' rows stay). */
+export async function saveQueueRows(db: Conn, rows: SavedQueueRow[], now: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('saved_event_queues').execute();
     for (let i = 0; i < rows.length; i += 200) {
-      await tx.insertInto('saved_event_queues').values(rows.slice(i, i + 200).map((r) => ({ ...r, saved_at: now }))).execute();
+      const batch = rows.slice(i, i + 200);
+      await tx.deleteFrom('saved_event_queues').where('queue_id', 'in', batch.map((r) => r.queue_id)).execute();
+      await tx.insertInto('saved_event_queues').values(batch.map((r) => ({ ...r, saved_at: now }))).execute();
     }
   });
 }

@@ -2,12 +2,13 @@
 import type { EventFamily } from '../family.ts';
 import { deleteMessageFamily, linkifiersFamily, userSettingsFamily } from './legacy.ts';
 import { messageFamily } from './message.ts';
+import { defaultStreamsFamily, realmFamily } from './realm.ts';
 import { realmUserFamily } from './realm_user.ts';
 import { streamFamily } from './stream.ts';
 import { subscriptionFamily } from './subscription.ts';
 import { userGroupFamily } from './user_group.ts';
 
-export const families: Record<string, EventFamily> = {
+const families: Record<string, EventFamily> = {
   message: messageFamily,
   subscription: subscriptionFamily,
   stream: streamFamily,
@@ -16,4 +17,11 @@ export const families: Record<string, EventFamily> = {
   delete_message: deleteMessageFamily,
   realm_linkifiers: linkifiersFamily,
   user_group: userGroupFamily,
+  realm: realmFamily,
+  default_streams: defaultStreamsFamily,
 };
+
+/** The family of an event type, if it has one. */
+export function familyOf(type: string): EventFamily | undefined {
+  return Object.hasOwn(families, type) ? families[type] : undefined;
+}

@@ -198,6 +198,11 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
 }
 
 export const messageFamily: EventFamily = {
+  formKey(event, client) {
+    const e = event as MessageEvent;
+    const sender = client.queueId !== null && e.sender_queue_id === client.queueId;
+    return `${client.applyMarkdown ? 1 : 0}${client.clientExternalAvatar ? 1 : 0}${sender ? 1 : 0}`;
+  },
   forClient(event, client) {
     if (!isMessageEvent(event)) return [event];
     return [toClient(event, client)];

@@ -1,0 +1,193 @@
+// Event delivery: send-to-delivery latency to long-polling clients (median, p99), events
+// delivered per second, and how much memory each idle long-polling client costs the server.
+// Run: npx tsx bench/events.ts   (sizes: IDLE_CLIENTS, POLLERS, RATE messages/s, SECONDS)
+import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+
+const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 2000);
+const POLLERS = Number(process.env.POLLERS ?? 20);
+const RATE = Number(process.env.RATE ?? 200);
+const SECONDS = Number(process.env.SECONDS ?? 5);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+let base = '';
+
+interface Reply {
+  status: number;
+  body: Record<string, any>;
+}
+
+function call(method: string, path: string, auth: string, params: Record<string, unknown> = {}): Promise<Reply> {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  const body = method === 'GET' ? '' : form.toString();
+  const url = new URL(base + path + (method === 'GET' && body === '' ? `?${form.toString()}` : ''));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          host: 'localhost',
+          authorization: `Basic ${Buffer.from(auth).toString('base64')}`,
+          ...(body ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, any> }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function ask<T>(child: ChildProcess, kind: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (msg: { kind: string }) => {
+      if (msg.kind !== kind) return;
+      child.off('message', on);
+      resolve(msg as T);
+    };
+    child.on('message', on);
+    child.send({ kind });
+  });
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+async function main(): Promise<void> {
+  const child = fork(new URL('./events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
+  const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
+  base = `${ready.url}/api/v1`;
+  const owner = `${ready.ownerEmail}:${ready.ownerKey}`;
+
+  // Users: each poller is its own user, subscribed to one stream the sender posts to.
+  const users: string[] = [];
+  for (let i = 0; i < POLLERS; i++) {
+    const email = `u${i}@example.com`;
+    await call('POST', '/users', owner, { email, password: `password-${i}-x`, full_name: `User ${i}` });
+    const key = await call('POST', '/fetch_api_key', owner, { username: email, password: `password-${i}-x` });
+    users.push(`${email}:${String(key.body.api_key)}`);
+  }
+  await call('POST', '/users/me/subscriptions', owner, { subscriptions: [{ name: 'bench' }], principals: [ready.ownerEmail, ...users.map((u) => u.split(':')[0])] });
+
+  // 1. Idle long-polling clients: memory per client.
+  const before = await ask<NodeJS.MemoryUsage>(child, 'memory');
+  const idle: Promise<Reply>[] = [];
+  for (let i = 0; i < IDLE_CLIENTS; i++) {
+    const who = users[i % users.length]!;
+    const reg = await call('POST', '/register', who, { event_types: ['realm_user'], fetch_event_types: [] });
+    idle.push(call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: -1 }));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = await ask<NodeJS.MemoryUsage & { queues: number }>(child, 'memory');
+  const perClient = (after.rss - before.rss) / IDLE_CLIENTS;
+  const heapPerClient = (after.heapUsed - before.heapUsed) / IDLE_CLIENTS;
+  console.log(`idle long-polls: ${IDLE_CLIENTS} clients held (${after.queues} queues); server RSS +${(perClient / 1024).toFixed(1)} KB per client, JS heap +${(heapPerClient / 1024).toFixed(1)} KB per client`);
+
+  // 2. Latency and throughput: the owner sends RATE messages/s; every poller receives each one.
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const received: [string, number][] = [];
+  let delivered = 0;
+  let running = true;
+  const pollers = users.map(async (who) => {
+    const reg = await call('POST', '/register', who, { event_types: ['message'], fetch_event_types: [] });
+    let last = -1;
+    while (running) {
+      const r = await call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: last });
+      const now = performance.now();
+      const wall = performance.timeOrigin + now;
+      for (const e of r.body.events as { id: number; type: string; message?: { content: string } }[]) {
+        last = Math.max(last, e.id);
+        if (e.type !== 'message' || !e.message) continue;
+        const t0 = sentAt.get(e.message.content);
+        if (t0 !== undefined) latencies.push(now - t0);
+        received.push([e.message.content, wall]);
+        delivered++;
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const total = RATE * SECONDS;
+  const start = performance.now();
+  const sends: Promise<Reply>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const content = `m${i}`;
+    sentAt.set(content, performance.now());
+    sends.push(call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content }));
+  }
+  await Promise.all(sends);
+  const sendSeconds = (performance.now() - start) / 1000;
+  await new Promise((r) => setTimeout(r, 500));
+  running = false;
+  // Wake the pollers so they stop.
+  await call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: 'stop' });
+  await Promise.all(pollers);
+  latencies.sort((a, b) => a - b);
+  const { times } = await ask<{ times: Record<string, number> }>(child, 'published');
+  const queueLatencies = received.flatMap(([content, at]) => (times[content] === undefined ? [] : [at - times[content]!])).sort((a, b) => a - b);
+  console.log(
+    `delivery: ${total} messages at ${RATE}/s (achieved ${(total / sendSeconds).toFixed(0)}/s) to ${POLLERS} long-polling clients: ` +
+      `median ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
+      `${(delivered / sendSeconds).toFixed(0)} events delivered/s`,
+  );
+  console.log(
+    `  of which publish (after commit) to delivery: median ${percentile(queueLatencies, 50).toFixed(1)} ms, p99 ${percentile(queueLatencies, 99).toFixed(1)} ms`,
+  );
+
+  // 3. The event system alone: message events published straight to the queues at PUBLISH_RATE/s.
+  const publishRate = Number(process.env.PUBLISH_RATE ?? 200);
+  running = true;
+  received.length = 0;
+  let deliveredOnly = 0;
+  const pollers2 = users.map(async (who) => {
+    const reg = await call('POST', '/register', who, { event_types: ['message'], fetch_event_types: [] });
+    let last = -1;
+    while (running) {
+      const r = await call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: last });
+      const wall = performance.timeOrigin + performance.now();
+      for (const e of r.body.events as { id: number; type: string; message?: { content: string } }[]) {
+        last = Math.max(last, e.id);
+        if (e.type !== 'message' || !e.message) continue;
+        received.push([e.message.content, wall]);
+        deliveredOnly++;
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const { seconds: publishSeconds } = await new Promise<{ seconds: number }>((resolve) => {
+    const on = (m: { kind: string; seconds: number }) => {
+      if (m.kind !== 'publish-only') return;
+      child.off('message', on);
+      resolve(m);
+    };
+    child.on('message', on);
+    child.send({ kind: 'publish-only', rate: publishRate, seconds: SECONDS });
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  running = false;
+  await call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: 'stop' });
+  await Promise.all(pollers2);
+  const { times: times2 } = await ask<{ times: Record<string, number> }>(child, 'published');
+  const onlyLatencies = received.flatMap(([content, at]) => (times2[content] === undefined ? [] : [at - times2[content]!])).sort((a, b) => a - b);
+  console.log(
+    `publish-only: ${publishRate} message events/s for ${SECONDS} s to ${POLLERS} long-polling clients: ` +
+      `median ${percentile(onlyLatencies, 50).toFixed(1)} ms, p99 ${percentile(onlyLatencies, 99).toFixed(1)} ms, ` +
+      `${(deliveredOnly / publishSeconds).toFixed(0)} events delivered/s`,
+  );
+
+  void idle;
+  child.send({ kind: 'stop' });
+  await new Promise((r) => child.once('exit', r));
+  agent.destroy();
+}
+
+await main();
