@@ -85,7 +85,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       removeStaleTempFiles(config).catch((err: unknown) => log.warn({ err }, 'could not clean temporary upload files'));
       if (bus) {
         // Other processes forward long-polls of this process's queues here.
-        bus.selfUrl = url;
+        bus.selfUrl = config.internalUrl ?? url;
         queues.directory = bus;
         queues.claimAll();
       }

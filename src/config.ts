@@ -21,6 +21,8 @@ export interface Config {
   /** Seconds a long-poll waits before answering with a heartbeat. */
   heartbeatSeconds: number;
   maxFileUploadSizeMib: number;
+  /** Where other processes reach this one to forward long-polls (REDIS_URL deployments). */
+  internalUrl: string | null;
   uploadsDir: string;
 }
 
@@ -71,6 +73,12 @@ function intSetting(value: string, name: string, min: number, max: number): numb
   return n;
 }
 
+function checkInternalUrl(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^https?:\/\/[^/]+$/.test(value)) throw new ConfigError('INTERNAL_URL must look like http://10.0.0.5:9991 (no path)');
+  return value;
+}
+
 /** Flags win over the environment; the environment wins over defaults. */
 export function loadConfig(flags: Record<string, string> = {}, env: Source = process.env): Config {
   const get = (flag: string): string | undefined => {
@@ -101,6 +109,7 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     databaseUrl,
     redisUrl,
     redisPrefix: env.REDIS_PREFIX ?? 'parley',
+    internalUrl: checkInternalUrl(env.INTERNAL_URL),
     externalHost: (get('external-host') ?? defaultExternal).toLowerCase(),
     externalScheme: scheme,
     logLevel: get('log-level') ?? 'info',
