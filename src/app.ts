@@ -92,14 +92,17 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       return url;
     },
     async close() {
-      await scheduler?.stop();
-      // Answer the waiting long-polls first: fastify waits for requests in flight.
-      queues.stop();
-      await fastify.close();
-      await bus?.stop();
-      const saved = await saveQueues(db, queues);
-      if (saved > 0) log.info({ saved }, 'saved event queues');
-      await db.close();
+      try {
+        await scheduler?.stop();
+        // Answer the waiting long-polls first: fastify waits for requests in flight.
+        queues.stop();
+        await fastify.close();
+        await bus?.stop();
+        const saved = await saveQueues(db, queues);
+        if (saved > 0) log.info({ saved }, 'saved event queues');
+      } finally {
+        await db.close();
+      }
     },
   };
 }

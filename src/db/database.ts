@@ -30,6 +30,9 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server closed (restart, failover) is replaced on next use; it must
+    // not take the process down as an unhandled error.
+    pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const db: Db = { kysely, dialect: 'postgres', close: () => kysely.destroy() };
     await migrate(db);
