@@ -60,7 +60,7 @@ function ask<T>(child: ChildProcess, kind: string): Promise<T> {
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 async function main(): Promise<void> {
-  const child = fork(new URL('./events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
+  const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
   const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
   base = `${ready.url}/api/v1`;
   const owner = `${ready.ownerEmail}:${ready.ownerKey}`;
