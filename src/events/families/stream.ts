@@ -5,7 +5,8 @@ import type { BaseEvent } from '../types.ts';
 
 export type StreamEvent =
   | (BaseEvent & { type: 'stream'; op: 'create'; streams: StreamJson[] })
-  | (BaseEvent & { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown });
+  | (BaseEvent & { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown })
+  | (BaseEvent & { type: 'stream'; op: 'delete'; streams: StreamJson[]; stream_ids?: number[] });
 
 /** Every copy of a stream's data a snapshot holds. */
 function streamCopies(state: State, streamId: number): Record<string, unknown>[] {
@@ -20,6 +21,14 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   const e = event as StreamEvent;
   if (e.op === 'update') {
     for (const copy of streamCopies(state, e.stream_id)) copy[e.property] = e.value;
+    return;
+  }
+  if (e.op === 'delete') {
+    // The stream is gone from every list (subscription removals come as their own events).
+    const gone = new Set(e.stream_ids ?? e.streams.map((x) => x.stream_id));
+    for (const k of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams']) {
+      if (Array.isArray(state[k])) state[k] = (state[k] as Named[]).filter((x) => !gone.has(x.stream_id));
+    }
     return;
   }
   if (e.op !== 'create') return;

@@ -13,7 +13,8 @@ export type SubscriptionEvent =
       notification_defaults?: Record<NotificationSetting, boolean>;
     })
   | (BaseEvent & { type: 'subscription'; op: 'remove'; subscriptions: { name: string; stream_id: number }[] })
-  | (BaseEvent & { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] });
+  | (BaseEvent & { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] })
+  | (BaseEvent & { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown });
 
 type NotificationSetting = 'desktop' | 'email' | 'push' | 'audible' | 'wildcard';
 const SETTING_FIELDS: [NotificationSetting, keyof SubscriptionJson][] = [
@@ -66,6 +67,8 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
       l.unsubscribed = without(l.unsubscribed, sub.stream_id);
       l.never = without(l.never, sub.stream_id);
     }
+  } else if (e.op === 'update') {
+    for (const sub of [...l.subs, ...l.unsubscribed]) if (sub.stream_id === e.stream_id) sub[e.property] = e.value;
   } else if (e.op === 'remove') {
     for (const { stream_id } of e.subscriptions) {
       const gone = l.subs.find((s) => s.stream_id === stream_id);

@@ -1,0 +1,20 @@
+// realm events: one organization setting changed (`update`), or several at once (`update_dict`).
+import type { EventFamily, State } from '../family.ts';
+import type { BaseEvent } from '../types.ts';
+
+/** Settings whose snapshot name is not simply `realm_<setting>` (as in state/realm.ts). */
+const RENAMED: Record<string, string> = { video_chat_server_url: 'realm_video_chat_server_url' };
+
+function set(state: State, name: string, value: unknown): void {
+  const key = RENAMED[name] ?? `realm_${name}`;
+  if (key in state) state[key] = structuredClone(value);
+}
+
+function apply(state: State, event: BaseEvent): void {
+  if (event.op === 'update' && typeof event.property === 'string') set(state, event.property, event.value);
+  else if (event.op === 'update_dict' && event.data && typeof event.data === 'object') {
+    for (const [name, value] of Object.entries(event.data as Record<string, unknown>)) set(state, name, value);
+  }
+}
+
+export const realmFamily: EventFamily = { apply };

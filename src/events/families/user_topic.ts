@@ -1,0 +1,20 @@
+// user_topic events: the user's visibility policy for one topic (0 removes the entry).
+import type { EventFamily, State } from '../family.ts';
+import type { BaseEvent } from '../types.ts';
+
+type UserTopic = { stream_id: number; topic_name: string; visibility_policy: number } & Record<string, unknown>;
+
+function apply(state: State, event: BaseEvent): void {
+  if (!Array.isArray(state.user_topics)) return;
+  const e = event as BaseEvent & UserTopic;
+  const same = (t: UserTopic): boolean => t.stream_id === e.stream_id && t.topic_name.toLowerCase() === e.topic_name.toLowerCase();
+  const rest = (state.user_topics as UserTopic[]).filter((t) => !same(t));
+  if (e.visibility_policy !== 0) {
+    const { type: _type, ...entry } = e;
+    void _type;
+    rest.push(entry);
+  }
+  state.user_topics = rest;
+}
+
+export const userTopicFamily: EventFamily = { apply };
