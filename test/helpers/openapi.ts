@@ -234,16 +234,22 @@ export function checkEvent(event: Record<string, unknown>): string[] {
   if (!eventVariants) return [];
   const candidates = eventVariants.filter((v) => v.types.includes(String(event.type)) && (v.ops === null || v.ops.includes(String(event.op))));
   if (candidates.length === 0) return [`no reference schema for event type ${String(event.type)} op ${String(event.op)}`];
+  const eventType = String(event.type);
   let errors: string[] = [];
   for (const c of candidates) {
     if (c.validate(event)) return [];
     errors = (c.validate.errors ?? [])
       .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)
-      .filter((e) => !EVENT_LEVEL_186_SHAPES.some(([type, known]) => type === event.type && known.test(e)));
+      .filter((e) => !EVENT_LEVEL_186_SHAPES.some(([type, known]) => type === eventType && known.test(e)));
     if (errors.length === 0) return [];
   }
   return errors;
 }
 
-/** Event shapes of our feature level (186) that the newer reference changed: typing's "private" became "direct" at 215. */
-const EVENT_LEVEL_186_SHAPES: [string, RegExp][] = [['typing', /^\/message_type must be equal to one of the allowed values \{"allowedValues":\["direct","stream"\]\}/]];
+/** Event shapes of our feature level (186) that the newer reference changed (typing's "private" became "direct" at 215). */
+const EVENT_LEVEL_186_SHAPES: [string, RegExp][] = [
+  ['typing', /^\/message_type must be equal to one of the allowed values \{"allowedValues":\["direct","stream"\]\}/],
+  // Default streams are stream objects at 186, as in the snapshot (LEVEL_186_SHAPES).
+  ['default_streams', /^\/default_streams\/\d+ must be integer/],
+  ['default_stream_groups', /^\/default_stream_groups\/\d+\/streams\/\d+ must be integer/],
+];

@@ -11,7 +11,11 @@ export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientEx
   const url = realmUrl(app.config, realm);
   const users = await usersInRealm(app.db.kysely, realm.id, { includeInactive: true });
   const profiles = await profileDataOfUsers(app.db.kysely, realm.id, null);
-  const present = (u: (typeof users)[number]) => ({ ...presentUser(u, { clientExternalAvatar, realmUrl: url }), profile_data: profiles.get(u.id) ?? {} });
+  // Bots have no custom profile fields, so no profile_data.
+  const present = (u: (typeof users)[number]) => {
+    const json = presentUser(u, { clientExternalAvatar, realmUrl: url });
+    return u.is_bot ? json : { ...json, profile_data: profiles.get(u.id) ?? {} };
+  };
   const byId = (a: { user_id: number }, b: { user_id: number }): number => a.user_id - b.user_id;
   const out: Record<string, unknown> = {
     realm_users: users.filter((u) => u.is_active).map(present).sort(byId),
