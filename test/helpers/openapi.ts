@@ -252,4 +252,6 @@ const EVENT_LEVEL_186_SHAPES: [string, RegExp][] = [
   // Default streams are stream objects at 186, as in the snapshot (LEVEL_186_SHAPES).
   ['default_streams', /^\/default_streams\/\d+ must be integer/],
   ['default_stream_groups', /^\/default_stream_groups\/\d+\/streams\/\d+ must be integer/],
+  // Deleted streams are whole stream objects before level 343.
+  ['stream', /^\/streams\/\d+ must NOT have additional properties/],
 ];

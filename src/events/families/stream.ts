@@ -20,7 +20,14 @@ const byName = (a: Named, b: Named): number => a.name.localeCompare(b.name);
 function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   const e = event as StreamEvent;
   if (e.op === 'update') {
-    for (const copy of streamCopies(state, e.stream_id)) copy[e.property] = e.value;
+    // Besides the property, an update may carry fields derived from it (rendered_description,
+    // history_public_to_subscribers, ...): every copy takes them all.
+    const { type: _t, op: _o, id: _i, stream_id: _s, name: _n, property, value, ...derived } = e;
+    void [_t, _o, _i, _s, _n];
+    for (const copy of streamCopies(state, e.stream_id)) Object.assign(copy, { [property]: value }, structuredClone(derived));
+    if (property === 'name') {
+      for (const k of ['subscriptions', 'unsubscribed', 'never_subscribed']) if (Array.isArray(state[k])) (state[k] as Named[]).sort(byName);
+    }
     return;
   }
   if (e.op === 'delete') {

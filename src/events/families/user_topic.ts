@@ -10,8 +10,9 @@ function apply(state: State, event: BaseEvent): void {
   const same = (t: UserTopic): boolean => t.stream_id === e.stream_id && t.topic_name.toLowerCase() === e.topic_name.toLowerCase();
   const rest = (state.user_topics as UserTopic[]).filter((t) => !same(t));
   if (e.visibility_policy !== 0) {
-    const { type: _type, ...entry } = e;
+    const { type: _type, id: _id, ...entry } = e;
     void _type;
+    void _id;
     rest.push(entry);
   }
   state.user_topics = rest;
