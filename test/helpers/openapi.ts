@@ -220,7 +220,9 @@ function loadEvents(): EventVariant[] | null {
   const variants = (events.items as Json).oneOf as Json[];
   return variants.map((v) => {
     const fixed = JSON.parse(JSON.stringify(v).replaceAll('"#/components/', '"ref#/components/')) as Json;
-    const props = (v.properties ?? {}) as Json;
+    // Some events (reaction) put their properties inside an allOf.
+    const parts = [v, ...((v.allOf as Json[] | undefined) ?? [])];
+    const props = Object.assign({}, ...parts.map((p) => (p.properties ?? {}) as Json)) as Json;
     return { types: enumOf(props.type as Json) ?? [], ops: enumOf(props.op as Json), validate: ajv.compile(fixed) };
   });
 }
@@ -252,6 +254,7 @@ const EVENT_LEVEL_186_SHAPES: [string, RegExp][] = [
   // Default streams are stream objects at 186, as in the snapshot (LEVEL_186_SHAPES).
   ['default_streams', /^\/default_streams\/\d+ must be integer/],
   ['default_stream_groups', /^\/default_stream_groups\/\d+\/streams\/\d+ must be integer/],
+  ['update_message', /^\/ must NOT have additional properties \{"additionalProperty":"prev_rendered_content_version"\}/],
   // Deleted streams are whole stream objects before level 343.
   ['stream', /^\/streams\/\d+ must NOT have additional properties/],
 ];
