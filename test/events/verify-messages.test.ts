@@ -91,3 +91,28 @@ test('reaction add and remove (no snapshot state)', async () => {
     await s.close();
   }
 });
+
+test('muting a stream or a topic with unread messages changes the unread count', async () => {
+  const s = await startServer();
+  try {
+    const { bob, lunch } = await setup(s);
+    await send(s, 'lunch', 'pizza', 'one');
+    await send(s, 'lunch', 'pasta', 'two');
+    const mute = await verifyAction(s, bob, () =>
+      s.ok('POST', '/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: lunch, property: 'is_muted', value: true }] }, bob),
+    );
+    assert.deepEqual(kinds(mute), ['subscription:update', 'subscription:update']);
+    const unmuteTopic = await verifyAction(s, bob, () => s.ok('POST', '/api/v1/user_topics', { stream_id: lunch, topic: 'pizza', visibility_policy: 2 }, bob));
+    assert.deepEqual(kinds(unmuteTopic), ['muted_topics', 'user_topic']);
+    const muted = await verifyAction(s, bob, () => send(s, 'lunch', 'pasta', 'three'));
+    assert.deepEqual(kinds(muted), ['message']);
+    const unmute = await verifyAction(s, bob, () =>
+      s.ok('POST', '/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: lunch, property: 'is_muted', value: false }] }, bob),
+    );
+    assert.deepEqual(kinds(unmute), ['subscription:update', 'subscription:update']);
+    const muteTopic = await verifyAction(s, bob, () => s.ok('POST', '/api/v1/user_topics', { stream_id: lunch, topic: 'pasta', visibility_policy: 1 }, bob));
+    assert.deepEqual(kinds(muteTopic), ['muted_topics', 'user_topic']);
+  } finally {
+    await s.close();
+  }
+});

@@ -3,6 +3,7 @@
 import type { SubscriptionJson } from '../../presenters/stream.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
+import { recountUnread } from './unread.ts';
 
 export type SubscriptionEvent =
   | (BaseEvent & {
@@ -92,6 +93,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   state.subscriptions = l.subs.sort(byName);
   if ('unsubscribed' in state) state.unsubscribed = l.unsubscribed.sort(byName);
   if ('never_subscribed' in state) state.never_subscribed = l.never.sort(byName);
+  recountUnread(state);
 }
 
 export const subscriptionFamily: EventFamily = { forClient, apply };

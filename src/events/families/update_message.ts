@@ -3,7 +3,7 @@
 import type { EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
 import type { UnreadMsgs } from './message.ts';
-import { addSorted, sortBuckets } from './unread.ts';
+import { addSorted, recountUnread, sortBuckets } from './unread.ts';
 
 function apply(state: State, event: BaseEvent): void {
   const unread = state.unread_msgs as UnreadMsgs | undefined;
@@ -25,6 +25,7 @@ function apply(state: State, event: BaseEvent): void {
   if (!target) unread.streams.push((target = { stream_id: streamId, topic, unread_message_ids: [] }));
   for (const id of taken) addSorted(target.unread_message_ids, id);
   sortBuckets(unread);
+  recountUnread(state);
 }
 
 export const updateMessageFamily: EventFamily = { apply };

@@ -3,7 +3,7 @@
 import type { EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
 import type { UnreadMsgs } from './message.ts';
-import { addSorted, removeUnread, sortBuckets } from './unread.ts';
+import { addSorted, recountUnread, removeUnread, sortBuckets } from './unread.ts';
 
 type Detail =
   | { type: 'stream'; mentioned?: boolean; stream_id: number; topic: string; unmuted_stream_msg?: boolean }
@@ -50,5 +50,6 @@ export const updateMessageFlagsFamily: EventFamily = {
       }
       state.starred_messages = [...starred].sort((a, b) => a - b);
     }
+    recountUnread(state);
   },
 };

@@ -1,6 +1,7 @@
 // user_topic events: the user's visibility policy for one topic (0 removes the entry).
 import type { EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
+import { recountUnread } from './unread.ts';
 
 type UserTopic = { stream_id: number; topic_name: string; visibility_policy: number } & Record<string, unknown>;
 
@@ -16,6 +17,7 @@ function apply(state: State, event: BaseEvent): void {
     rest.push(entry);
   }
   state.user_topics = rest;
+  recountUnread(state);
 }
 
 export const userTopicFamily: EventFamily = { apply };
