@@ -23,6 +23,10 @@ test('update_message: a content edit with a new mention, a topic move, a stream 
     const second = await send(s, 'general', 'plans', 'second');
     const edit = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/messages/${first}`, { content: 'first, edited' }));
     assert.deepEqual(kinds(edit), ['update_message']);
+    const mention = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/messages/${second}`, { content: 'hi @**Bob**' }));
+    assert.deepEqual(mention[0]!.flags, ['mentioned']);
+    const unmention = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/messages/${second}`, { content: 'hi Bob' }));
+    assert.deepEqual(unmention[0]!.flags, []);
     const topic = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/messages/${second}`, { topic: 'later', propagate_mode: 'change_one', send_notification_to_new_thread: false }));
     assert.deepEqual(kinds(topic), ['update_message']);
     const moved = await verifyAction(s, bob, () =>

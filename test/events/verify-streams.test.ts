@@ -41,6 +41,13 @@ test('stream delete (deactivation) for a subscriber and for a user who never joi
     assert.ok(kinds(subscriber).includes('stream:delete'));
     const outsider = await verifyAction(s, cat, async () => s.ok('DELETE', `/api/v1/streams/${await streamId(s, 'older')}`));
     assert.ok(kinds(outsider).includes('stream:delete'));
+    // Deactivating the notifications stream unsets that realm setting.
+    await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'announce' }] });
+    const announce = await streamId(s, 'announce');
+    const set = await verifyAction(s, bob, () => s.ok('PATCH', '/api/v1/realm', { notifications_stream_id: announce }));
+    assert.deepEqual(kinds(set), ['realm:update']);
+    const unset = await verifyAction(s, bob, () => s.ok('DELETE', `/api/v1/streams/${announce}`));
+    assert.deepEqual(kinds(unset), ['stream:delete', 'realm:update']);
   } finally {
     await s.close();
   }

@@ -1,12 +1,25 @@
 // update_message events: a message edited, or messages moved to another topic or stream. Unread
-// messages that moved change their unread bucket.
+// messages that moved change their unread bucket, and an edited message may gain or lose a mention.
 import type { EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
 import type { UnreadMsgs } from './message.ts';
 import { addSorted, recountUnread, sortBuckets } from './unread.ts';
 
+const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
+
+/** A content edit may add or remove a mention of the user (the event carries their flags). */
+function applyMentions(unread: UnreadMsgs, event: BaseEvent): void {
+  if (typeof event.content !== 'string' || !Array.isArray(event.flags) || typeof event.message_id !== 'number') return;
+  const id = event.message_id;
+  const flags = event.flags as string[];
+  const mentioned = flags.some((f) => MENTION_FLAGS.includes(f));
+  if (mentioned && !flags.includes('read')) addSorted(unread.mentions, id);
+  else unread.mentions = unread.mentions.filter((m) => m !== id);
+}
+
 function apply(state: State, event: BaseEvent): void {
   const unread = state.unread_msgs as UnreadMsgs | undefined;
+  if (unread) applyMentions(unread, event);
   if (!unread || typeof event.stream_id !== 'number') return;
   const moved = typeof event.subject === 'string' || typeof event.new_stream_id === 'number';
   if (!moved) return;
