@@ -13,6 +13,8 @@ import { realmSettings, realmUrl } from '../lib/realm.ts';
 import { checkFullName } from '../lib/validate.ts';
 import { botStreamIds, presentBot, presentServices, type BotJson } from '../presenters/bot.ts';
 import { presentUser } from '../presenters/user.ts';
+import { emitActivationGroupChange } from './user-groups.ts';
+import { emitPeerChanges } from './users.ts';
 import { runAction } from './action.ts';
 import { doCreateUser } from './users.ts';
 
@@ -122,6 +124,9 @@ export async function checkCreateBot(app: AppContext, caller: User, realm: Realm
     const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
     scope.emit({ type: 'realm_user', op: 'add', person }, await activeUserIdsInRealm(scope.tx, realm.id));
     scope.emit({ type: 'realm_bot', op: 'add', bot: bot! }, await botAudience(scope.tx, realm.id, [caller.id]));
+    // The bot joined the default streams: their subscribers hear of it.
+    await emitPeerChanges(scope, user.id, 'peer_add');
+    await emitActivationGroupChange(scope, user, true);
     return { bot: bot! };
   });
 }
@@ -191,8 +196,19 @@ export async function checkUpdateBot(app: AppContext, caller: User, realm: Realm
       result.service_interface = next.service_interface;
     }
     await saveBotSettings(scope.tx, next);
-    const audience = await botAudience(scope.tx, realm.id, [bot.bot_owner_id, ownerId]);
+    // Administrators and the (new) owner see the changes; an owner who is not an administrator
+    // loses the bot from their list, and a new one gains it whole.
+    const admins = new Set(await adminUserIds(scope.tx, realm.id));
+    const handedOver = ownerId !== bot.bot_owner_id;
+    const audience = (await botAudience(scope.tx, realm.id, [ownerId])).filter((id) => !handedOver || id !== ownerId || admins.has(id));
     for (const change of botEvents) scope.emit({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...change } }, audience);
+    if (handedOver && bot.bot_owner_id !== null && !admins.has(bot.bot_owner_id)) {
+      scope.emit({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [bot.bot_owner_id]);
+    }
+    if (handedOver && ownerId !== null && !admins.has(ownerId)) {
+      const [whole] = await presentBots(app, scope.tx, realm, [{ user: (await userById(scope.tx, realm.id, bot.id))!, settings: next }]);
+      scope.emit({ type: 'realm_bot', op: 'add', bot: whole! }, [ownerId]);
+    }
     return result;
   });
 }
@@ -205,6 +221,8 @@ export async function checkDeactivateBot(app: AppContext, caller: User, realm: R
     await updateUser(scope.tx, bot.id, { is_active: 0 });
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: bot.id, full_name: bot.full_name } }, everyone);
     scope.emit({ type: 'realm_bot', op: 'remove', bot: { user_id: bot.id, full_name: bot.full_name } }, everyone);
+    await emitPeerChanges(scope, bot.id, 'peer_remove');
+    await emitActivationGroupChange(scope, bot, false);
   });
 }
 

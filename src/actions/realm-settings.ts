@@ -11,6 +11,7 @@ import { realmSettings } from '../lib/realm.ts';
 import { REALM_SETTING_SPECS } from '../lib/realm-setting-specs.ts';
 import { mergeUserSettingDefaults } from '../lib/user-defaults.ts';
 import { runAction } from './action.ts';
+import { emitFullMembersChange } from './user-groups.ts';
 
 export interface RealmChanges {
   name?: string | undefined;
@@ -62,6 +63,7 @@ export async function checkUpdateRealm(app: AppContext, caller: User, realm: Rea
           : { type: 'realm', op: 'update', property: name, value },
         recipients,
       );
+      if (name === 'waiting_period_threshold') await emitFullMembersChange(scope, realm.id, before[name] as number, value as number);
     }
     if (changed) await saveRealmSettingOverrides(scope.tx, realm.id, JSON.stringify(overrides));
   });

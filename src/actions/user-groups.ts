@@ -18,7 +18,7 @@ import {
   systemGroupByName,
   updateGroup,
 } from '../db/queries/groups.ts';
-import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
+import { activeUserIdsInRealm, usersByIds, usersInRealm } from '../db/queries/users.ts';
 import { isGuest, isModerator } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { groupClosure, groupsWithMembers, userInGroup } from '../lib/groups.ts';
@@ -275,4 +275,19 @@ export async function emitActivationGroupChange(scope: ActionScope, user: User, 
   ids.push(...rows.map((r) => r.group_id));
   const op = active ? 'add_members' : 'remove_members';
   for (const groupId of ids) await emitToRealm(scope, user.realm_id, { type: 'user_group', op, group_id: groupId, user_ids: [user.id] });
+}
+
+/**
+ * A new waiting period moves members in or out of role:fullmembers; clients hear it as
+ * add_members and remove_members, as for a role change. Call inside the settings action.
+ */
+export async function emitFullMembersChange(scope: ActionScope, realmId: number, oldDays: number, newDays: number): Promise<void> {
+  const group = await systemGroupByName(scope.tx, realmId, 'role:fullmembers');
+  if (!group || oldDays === newDays) return;
+  const members = (await usersInRealm(scope.tx, realmId)).filter((u) => u.role === ROLE.MEMBER);
+  const full = (u: User, days: number): boolean => scope.now - u.date_joined >= days * 86400;
+  const gained = members.filter((u) => !full(u, oldDays) && full(u, newDays)).map((u) => u.id);
+  const lost = members.filter((u) => full(u, oldDays) && !full(u, newDays)).map((u) => u.id);
+  if (lost.length > 0) await emitToRealm(scope, realmId, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: lost });
+  if (gained.length > 0) await emitToRealm(scope, realmId, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: gained });
 }

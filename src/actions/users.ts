@@ -61,7 +61,7 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
 }
 
 /** Subscriber lists count active users only: the user's streams gain or lose them as a subscriber. */
-async function emitPeerChanges(scope: ActionScope, userId: number, op: 'peer_add' | 'peer_remove'): Promise<void> {
+export async function emitPeerChanges(scope: ActionScope, userId: number, op: 'peer_add' | 'peer_remove'): Promise<void> {
   for (const { stream } of await subscriptionsOfUser(scope.tx, userId)) {
     const audience = (await usersWhoCanSeeStream(scope.tx, stream)).filter((id) => id !== userId);
     scope.emit({ type: 'subscription', op, stream_ids: [stream.id], user_ids: [userId] }, audience);

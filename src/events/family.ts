@@ -15,6 +15,8 @@ export interface ClientOptions {
   allPublicStreams: boolean;
   narrow: Term[];
   capabilities: ClientCapabilities;
+  /** The snapshot's presences are by user ID (modern) rather than by email (legacy). */
+  slimPresence?: boolean;
 }
 
 export interface ClientCapabilities {

@@ -98,6 +98,7 @@ export const eventRoutes = [
           allPublicStreams: params.all_public_streams,
           narrow,
           capabilities: checkCapabilities(params.client_capabilities, 'client_capabilities'),
+          slimPresence: params.slim_presence,
         },
         slimPresence: params.slim_presence,
         eventTypes: params.event_types ?? null,

@@ -108,9 +108,12 @@ test('the owner or an administrator changes a bot; others are refused', async (t
   s.published.length = 0;
   const owner = await s.ok('PATCH', `/api/v1/bots/${botId}`, { bot_owner_id: bob.id });
   assert.equal(owner.bot_owner, bob.email);
-  const ownerEvent = s.published.find((p) => p.event.type === 'realm_bot')!;
-  assert.deepEqual(ownerEvent.event.bot, { user_id: botId, owner_id: bob.id });
-  assert.deepEqual(ownerEvent.userIds.sort(), [s.owner.id, alice.id, bob.id].sort());
+  // Administrators see the new owner; the old owner loses the bot, the new one gains it whole.
+  const botEvents = s.published.filter((p) => p.event.type === 'realm_bot');
+  assert.deepEqual(botEvents.map((p) => [p.event.op, p.userIds]), [['update', [s.owner.id]], ['delete', [alice.id]], ['add', [bob.id]]]);
+  assert.deepEqual(botEvents[0]!.event.bot, { user_id: botId, owner_id: bob.id });
+  assert.deepEqual(botEvents[1]!.event.bot, { user_id: botId });
+  assert.equal(botEvents[2]!.event.bot.owner_id, bob.id);
   assert.deepEqual((await s.ok('GET', '/api/v1/bots', {}, bob)).bots.map((b: any) => b.user_id), [botId]);
   const badStream = await s.api('PATCH', `/api/v1/bots/${botId}`, { default_sending_stream: 'nowhere' }, { as: bob });
   assert.equal(badStream.body.code, 'STREAM_DOES_NOT_EXIST');
@@ -127,7 +130,14 @@ test('deactivating a bot stops its API access and announces it', async (t) => {
   assert.equal(refused.body.msg, 'Insufficient permission');
   s.published.length = 0;
   await s.ok('DELETE', `/api/v1/bots/${bot.id}`, {}, alice);
-  assert.deepEqual(s.published.map((p) => [p.event.type, p.event.op]), [['realm_user', 'remove'], ['realm_bot', 'remove']]);
+  // It also leaves its streams' subscribers and its system groups.
+  assert.deepEqual(s.published.map((p) => [p.event.type, p.event.op]), [
+    ['realm_user', 'remove'],
+    ['realm_bot', 'remove'],
+    ['subscription', 'peer_remove'],
+    ['user_group', 'remove_members'],
+    ['user_group', 'remove_members'],
+  ]);
   assert.deepEqual(s.published[1]!.event.bot, { user_id: bot.id, full_name: 'Temp' });
   const denied = await s.api('GET', '/api/v1/users/me', {}, { as: bot });
   assert.equal(denied.status, 401);

@@ -1,7 +1,6 @@
 // Event families whose client form depends on client capabilities. Their events come from
 // other areas (settings, message deletion, linkifiers); the reshaping lives here with the queues.
 import type { EventFamily } from '../family.ts';
-import { applyUserSettings } from './realm.ts';
 import type { BaseEvent } from '../types.ts';
 
 /** Settings that the legacy `update_display_settings` event carried; the rest were notifications. */
@@ -15,7 +14,6 @@ const DISPLAY_SETTINGS = new Set([
 /** Without `user_settings_object`, a settings change also arrives in its legacy form. */
 export const userSettingsFamily: EventFamily = {
   alsoAs: ['update_display_settings', 'update_global_notifications'],
-  apply: applyUserSettings,
   forClient(event, client) {
     if (client.capabilities.user_settings_object || event.op !== 'update' || typeof event.property !== 'string') return [event];
     const legacy: BaseEvent = DISPLAY_SETTINGS.has(event.property)

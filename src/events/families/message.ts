@@ -5,6 +5,7 @@ import type { MessageJson } from '../../presenters/message.ts';
 import type { Term } from '../../lib/narrow.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
+import { recountUnread } from './unread.ts';
 
 export interface MessageEvent extends BaseEvent {
   type: 'message';
@@ -195,6 +196,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   if (typeof state.max_message_id === 'number') state.max_message_id = Math.max(state.max_message_id, e.message.id);
   if (state.unread_msgs) applyUnread(state.unread_msgs as UnreadMsgs, e.message, e.flags, client.userId);
   if (state.recent_private_conversations) applyRecent(state.recent_private_conversations as RecentConversation[], e.message, client.userId);
+  recountUnread(state);
 }
 
 export const messageFamily: EventFamily = {

@@ -22,6 +22,17 @@ export function roleFlags(role: number): { is_owner: boolean; is_admin: boolean;
   return { is_owner: role === ROLE.OWNER, is_admin: role <= ROLE.ADMINISTRATOR, is_guest: role === ROLE.GUEST };
 }
 
+/** One custom profile field value of a user changed; a null value removes it. */
+type ProfileFieldChange = { id: number; value: unknown; rendered_value?: string };
+
+function setProfileValue(p: Person, field: ProfileFieldChange): void {
+  const data = { ...(p.profile_data as Record<string, unknown> | undefined) };
+  const { id, ...value } = field;
+  if (field.value === null) delete data[String(id)];
+  else data[String(id)] = value;
+  p.profile_data = data;
+}
+
 const byId = (a: Person, b: Person): number => a.user_id - b.user_id;
 
 function apply(state: State, event: BaseEvent, client: ClientOptions): void {
@@ -44,9 +55,11 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
     active = active.filter((p) => p.user_id !== id);
     if (gone) inactive = [...inactive.filter((p) => p.user_id !== id), { ...gone, is_active: false }];
   } else {
+    const { custom_profile_field: field, ...changes } = e.person as Person & { custom_profile_field?: ProfileFieldChange };
     for (const p of [...active, ...inactive]) {
       if (p.user_id !== id) continue;
-      Object.assign(p, e.person);
+      if (field) setProfileValue(p, field);
+      Object.assign(p, changes);
       if (typeof e.person.role === 'number') Object.assign(p, roleFlags(e.person.role));
     }
   }

@@ -5,7 +5,8 @@ import type { BaseEvent } from '../types.ts';
 
 export type StreamEvent =
   | (BaseEvent & { type: 'stream'; op: 'create'; streams: StreamJson[] })
-  | (BaseEvent & { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown });
+  | (BaseEvent & { type: 'stream'; op: 'update'; stream_id: number; name: string; property: string; value: unknown })
+  | (BaseEvent & { type: 'stream'; op: 'delete'; streams: StreamJson[]; stream_ids?: number[] });
 
 /** Every copy of a stream's data a snapshot holds. */
 function streamCopies(state: State, streamId: number): Record<string, unknown>[] {
@@ -19,7 +20,22 @@ const byName = (a: Named, b: Named): number => a.name.localeCompare(b.name);
 function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   const e = event as StreamEvent;
   if (e.op === 'update') {
-    for (const copy of streamCopies(state, e.stream_id)) copy[e.property] = e.value;
+    // Besides the property, an update may carry fields derived from it (rendered_description,
+    // history_public_to_subscribers, ...): every copy takes them all.
+    const { type: _t, op: _o, id: _i, stream_id: _s, name: _n, property, value, ...derived } = e;
+    void [_t, _o, _i, _s, _n];
+    for (const copy of streamCopies(state, e.stream_id)) Object.assign(copy, { [property]: value }, structuredClone(derived));
+    if (property === 'name') {
+      for (const k of ['subscriptions', 'unsubscribed', 'never_subscribed']) if (Array.isArray(state[k])) (state[k] as Named[]).sort(byName);
+    }
+    return;
+  }
+  if (e.op === 'delete') {
+    // The stream is gone from every list (subscription removals come as their own events).
+    const gone = new Set(e.stream_ids ?? e.streams.map((x) => x.stream_id));
+    for (const k of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams']) {
+      if (Array.isArray(state[k])) state[k] = (state[k] as Named[]).filter((x) => !gone.has(x.stream_id));
+    }
     return;
   }
   if (e.op !== 'create') return;

@@ -3,6 +3,7 @@
 import type { SubscriptionJson } from '../../presenters/stream.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
+import { recountUnread } from './unread.ts';
 
 export type SubscriptionEvent =
   | (BaseEvent & {
@@ -13,7 +14,8 @@ export type SubscriptionEvent =
       notification_defaults?: Record<NotificationSetting, boolean>;
     })
   | (BaseEvent & { type: 'subscription'; op: 'remove'; subscriptions: { name: string; stream_id: number }[] })
-  | (BaseEvent & { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] });
+  | (BaseEvent & { type: 'subscription'; op: 'peer_add' | 'peer_remove'; stream_ids: number[]; user_ids: number[] })
+  | (BaseEvent & { type: 'subscription'; op: 'update'; stream_id: number; property: string; value: unknown });
 
 type NotificationSetting = 'desktop' | 'email' | 'push' | 'audible' | 'wildcard';
 const SETTING_FIELDS: [NotificationSetting, keyof SubscriptionJson][] = [
@@ -66,6 +68,8 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
       l.unsubscribed = without(l.unsubscribed, sub.stream_id);
       l.never = without(l.never, sub.stream_id);
     }
+  } else if (e.op === 'update') {
+    for (const sub of [...l.subs, ...l.unsubscribed]) if (sub.stream_id === e.stream_id) sub[e.property] = e.value;
   } else if (e.op === 'remove') {
     for (const { stream_id } of e.subscriptions) {
       const gone = l.subs.find((s) => s.stream_id === stream_id);
@@ -89,6 +93,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   state.subscriptions = l.subs.sort(byName);
   if ('unsubscribed' in state) state.unsubscribed = l.unsubscribed.sort(byName);
   if ('never_subscribed' in state) state.never_subscribed = l.never.sort(byName);
+  recountUnread(state);
 }
 
 export const subscriptionFamily: EventFamily = { forClient, apply };

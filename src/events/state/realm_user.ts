@@ -1,4 +1,5 @@
 // The `realm_user` snapshot group: the realm's users, and the caller's own identity fields.
+import { profileDataOfUsers } from '../../lib/profile-fields.ts';
 import { usersInRealm } from '../../db/queries/users.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
 import { ROLE } from '../../lib/limits.ts';
@@ -9,7 +10,12 @@ import type { SnapshotGroup } from './types.ts';
 export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientExternalAvatar }) => {
   const url = realmUrl(app.config, realm);
   const users = await usersInRealm(app.db.kysely, realm.id, { includeInactive: true });
-  const present = (u: (typeof users)[number]) => ({ ...presentUser(u, { clientExternalAvatar, realmUrl: url }), profile_data: {} });
+  const profiles = await profileDataOfUsers(app.db.kysely, realm.id, null);
+  // Bots have no custom profile fields, so no profile_data.
+  const present = (u: (typeof users)[number]) => {
+    const json = presentUser(u, { clientExternalAvatar, realmUrl: url });
+    return u.is_bot ? json : { ...json, profile_data: profiles.get(u.id) ?? {} };
+  };
   const byId = (a: { user_id: number }, b: { user_id: number }): number => a.user_id - b.user_id;
   const out: Record<string, unknown> = {
     realm_users: users.filter((u) => u.is_active).map(present).sort(byId),
