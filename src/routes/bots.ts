@@ -1,5 +1,6 @@
 // Bots: creating, listing, changing, deactivating; API key regeneration for bots and oneself.
 import { optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { BOT_TYPE } from '../lib/limits.ts';
 import { checkCreateBot, checkDeactivateBot, checkRegenerateApiKey, checkUpdateBot, visibleBots } from '../actions/bots.ts';
@@ -67,9 +68,9 @@ export const botRoutes = [
     path: '/bots/{bot_id}',
     auth: 'user',
     params: {
-      bot_id: path(p.int()),
+      bot_id: path(id()),
       full_name: optional(p.string()),
-      bot_owner_id: optional(p.int()),
+      bot_owner_id: optional(id()),
       default_sending_stream: optional(p.string()),
       default_events_register_stream: optional(p.string()),
       default_all_public_streams: optional(p.bool()),
@@ -93,7 +94,7 @@ export const botRoutes = [
     method: 'DELETE',
     path: '/bots/{bot_id}',
     auth: 'user',
-    params: { bot_id: path(p.int()) },
+    params: { bot_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkDeactivateBot(app, user, realm, params.bot_id);
       return {};
@@ -103,7 +104,7 @@ export const botRoutes = [
     method: 'POST',
     path: '/bots/{bot_id}/api_key/regenerate',
     auth: 'user',
-    params: { bot_id: path(p.int()) },
+    params: { bot_id: path(id()) },
     async handler({ app, realm, user, params }) {
       return { api_key: await checkRegenerateApiKey(app, user, realm, params.bot_id) };
     },

@@ -1,5 +1,6 @@
 // Stream administration: PATCH /streams/{stream_id} and archiving with DELETE.
 import { alias, optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { badRequest } from '../lib/errors.ts';
 import { checkArchiveStream, checkUpdateStream } from '../actions/stream-admin.ts';
@@ -24,7 +25,7 @@ export const streamAdminRoutes = [
     path: '/streams/{stream_id}',
     auth: 'user',
     params: {
-      stream_id: path(p.int()),
+      stream_id: path(id()),
       new_name: optional(p.string()),
       description: optional(p.string()),
       is_private: optional(p.bool()),
@@ -33,7 +34,7 @@ export const streamAdminRoutes = [
       stream_post_policy: optional(p.int()),
       is_announcement_only: optional(p.bool()),
       message_retention_days: optional(retention),
-      can_remove_subscribers_group_id: optional(alias(p.int(), 'can_remove_subscribers_group')),
+      can_remove_subscribers_group_id: optional(alias(id(), 'can_remove_subscribers_group')),
       is_default_stream: optional(p.bool()),
     },
     async handler({ app, realm, user, params }) {
@@ -57,7 +58,7 @@ export const streamAdminRoutes = [
     method: 'DELETE',
     path: '/streams/{stream_id}',
     auth: 'user',
-    params: { stream_id: path(p.int()) },
+    params: { stream_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkArchiveStream(app, user, realm, params.stream_id);
       return {};

@@ -1,6 +1,7 @@
 // The caller's subscriptions: listing, subscribing (creating streams), unsubscribing.
 import { route } from '../http/route.ts';
 import { optional, p } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { User } from '../db/schema.ts';
 import { recentMessageCounts, subscriberIds, subscriptionsOfUser } from '../db/queries/streams.ts';
@@ -85,7 +86,7 @@ export const subscriptionRoutes = [
       history_public_to_subscribers: optional(p.bool()),
       stream_post_policy: optional(p.int({ min: 1, max: 4 }), STREAM_POST_POLICY.EVERYONE),
       message_retention_days: optional(p.json(checkRetention), null),
-      can_remove_subscribers_group_id: optional(p.int()),
+      can_remove_subscribers_group_id: optional(id()),
     },
     async handler({ app, realm, user, params }) {
       const principals = await resolvePrincipals(app.db.kysely, user, params.principals);
