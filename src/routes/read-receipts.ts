@@ -1,6 +1,6 @@
 // Who has read a message, as far as the realm and each reader's settings allow telling.
 import { route } from '../http/route.ts';
-import { p, path } from '../http/params.ts';
+import { path } from '../http/params.ts';
 import { id } from '../http/ids.ts';
 import { messageById, userMessageFlags } from '../db/queries/messages.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
