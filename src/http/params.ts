@@ -11,12 +11,18 @@ export interface ParamSpec<T> {
   aliases: string[];
   /** Path parameters come from the URL, not the query string or body. */
   inPath: boolean;
+  /** The raw value is JSON (lists, objects, JSON values checked by the route). */
+  json?: true;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
 
 function spec<T>(parse: Parser<T>): ParamSpec<T> {
   return { parse, required: true, defaultValue: undefined, aliases: [], inPath: false };
+}
+
+function jsonSpec<T>(parse: Parser<T>): ParamSpec<T> {
+  return { ...spec(parse), json: true };
 }
 
 /** Optional: absent means `undefined`, or `defaultValue` when given. */
@@ -87,14 +93,14 @@ export const p = {
     });
   },
   intList(): ParamSpec<number[]> {
-    return spec((raw, name) => {
+    return jsonSpec((raw, name) => {
       const v = parseJson(raw, name);
       if (!Array.isArray(v)) throw new ApiError(`${name} is not a list`, 'BAD_REQUEST');
       return v.map((x, i) => toInt(x, `${name}[${i}]`));
     });
   },
   stringList(): ParamSpec<string[]> {
-    return spec((raw, name) => {
+    return jsonSpec((raw, name) => {
       const v = parseJson(raw, name);
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
         throw new ApiError(`${name} is not a list of strings`, 'BAD_REQUEST');
@@ -108,11 +114,11 @@ export const p = {
   },
   /** Any JSON value, checked by `check`, which returns the typed value or throws. */
   json<T>(check: (value: unknown, name: string) => T): ParamSpec<T> {
-    return spec((raw, name) => check(parseJson(raw, name), name));
+    return jsonSpec((raw, name) => check(parseJson(raw, name), name));
   },
   /** A JSON object whose values are checked by the caller. */
   object(): ParamSpec<Record<string, unknown>> {
-    return spec((raw, name) => {
+    return jsonSpec((raw, name) => {
       const v = parseJson(raw, name);
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ApiError(`${name} is not a dict`, 'BAD_REQUEST');
       return v as Record<string, unknown>;
