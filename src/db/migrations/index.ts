@@ -8,6 +8,7 @@ import { migration as messages } from './0004_messages.ts';
 import { migration as groupsProfiles } from './0006_groups_profiles.ts';
 import { migration as admin } from './0007_admin.ts';
 import { migration as userTopics } from './0008_user_topics.ts';
+import { migration as hardening } from './0010_hardening.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   userTopics,
   groupsProfiles,
   admin,
+  hardening,
 ];
