@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Dialect, Tx } from '../database.ts';
 import type { Stream, Subscription } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -37,6 +37,14 @@ export async function insertStream(tx: Tx, values: Omit<Stream, 'id' | 'recipien
     .executeTakeFirstOrThrow();
   await tx.updateTable('streams').set({ recipient_id: recipient.id }).where('id', '=', id).execute();
   return { ...values, id, recipient_id: recipient.id, first_message_id: null };
+}
+
+/**
+ * Locks a stream's row until the transaction ends on PostgreSQL, so that concurrent changes to its
+ * subscriptions each see the other's (SQLite runs one write transaction at a time).
+ */
+export async function lockStream(tx: Tx, streamId: number, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await tx.selectFrom('streams').select('id').where('id', '=', streamId).forUpdate().execute();
 }
 
 export async function subscription(db: Q, userId: number, streamId: number): Promise<Subscription | undefined> {
