@@ -51,3 +51,24 @@ test('concurrent stars of a message one never received all succeed', async (t) =
   const got = await s.ok('GET', `/api/v1/messages/${id}`, {}, bob);
   assert.deepEqual(got.message.flags, ['read', 'starred', 'historical']);
 });
+
+test('concurrent changes of different settings of one user all last', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const changes = [{ enter_sends: true }, { twenty_four_hour_time: true }, { starred_message_counts: false }, { fluid_layout_width: true }];
+  await Promise.all(changes.map((c) => s.ok('PATCH', '/api/v1/settings', c)));
+  const state = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['user_settings'] });
+  for (const c of changes) for (const [k, v] of Object.entries(c)) assert.equal(state.user_settings[k], v, k);
+});
+
+test('concurrent presence, status and alert word updates of one user all succeed', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await Promise.all([
+    ...Array.from({ length: N }, () => s.ok('POST', '/api/v1/users/me/presence', { status: 'active', ping_only: true })),
+    ...Array.from({ length: N }, (_x, i) => s.ok('POST', '/api/v1/users/me/status', { status_text: `busy ${i}` })),
+    ...Array.from({ length: N }, () => s.ok('POST', '/api/v1/users/me/alert_words', { alert_words: ['Ärger'] })),
+  ]);
+  assert.deepEqual((await s.ok('GET', '/api/v1/users/me/alert_words')).alert_words, ['Ärger']);
+  assert.equal(s.published.filter((p) => p.event.type === 'alert_words').length, 1);
+});

@@ -1,4 +1,4 @@
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Dialect, Tx } from '../database.ts';
 import type { NewUser, User, UserUpdate } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -9,6 +9,16 @@ export async function userByApiKey(db: Q, apiKey: string): Promise<User | undefi
 
 export async function userById(db: Q, realmId: number, id: number): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A user's row, locked until the transaction ends on PostgreSQL: actions that read and rewrite a
+ * user's own rows (settings, status, presence, alert words) take it first, so that concurrent
+ * requests of one user run one after the other (SQLite runs one write transaction at a time).
+ */
+export async function lockUser(tx: Tx, realmId: number, id: number, dialect: Dialect): Promise<User | undefined> {
+  const q = tx.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id);
+  return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /** By API email or real email, case-insensitively (emails are stored in lower case). */
