@@ -72,3 +72,17 @@ test('concurrent presence, status and alert word updates of one user all succeed
   assert.deepEqual((await s.ok('GET', '/api/v1/users/me/alert_words')).alert_words, ['Ärger']);
   assert.equal(s.published.filter((p) => p.event.type === 'alert_words').length, 1);
 });
+
+test('concurrent identical reactions and topic mutes answer as they would one after the other', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Reacting' }] });
+  const streamId = (await s.ok('GET', '/api/v1/get_stream_id', { stream: 'Reacting' })).stream_id as number;
+  const { id } = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: streamId, topic: 't', content: 'x' });
+  const reactions = await Promise.all(Array.from({ length: N }, () => s.api('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: 'smile' })));
+  assert.deepEqual(reactions.map((r) => r.status).sort(), [200, 400, 400, 400]);
+  assert.deepEqual(reactions.filter((r) => r.status === 400).map((r) => r.body.code), ['REACTION_ALREADY_EXISTS', 'REACTION_ALREADY_EXISTS', 'REACTION_ALREADY_EXISTS']);
+  await Promise.all(Array.from({ length: N }, () => s.ok('POST', '/api/v1/user_topics', { stream_id: streamId, topic: 'Über', visibility_policy: 1 })));
+  const state = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['user_topic'] });
+  assert.deepEqual(state.user_topics.map((u: { topic_name: string; visibility_policy: number }) => [u.topic_name, u.visibility_policy]), [['Über', 1]]);
+});
