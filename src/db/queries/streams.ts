@@ -25,7 +25,7 @@ export async function streamsInRealm(db: Q, realmId: number): Promise<Stream[]> 
 
 export async function streamsByIds(db: Q, realmId: number, ids: readonly number[]): Promise<Stream[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).execute();
+  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).orderBy('id').execute();
 }
 
 export async function insertStream(tx: Tx, values: Omit<Stream, 'id' | 'recipient_id' | 'first_message_id'>): Promise<Stream> {

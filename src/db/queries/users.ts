@@ -34,7 +34,7 @@ export async function userByEmail(db: Q, realmId: number, email: string): Promis
 
 export async function usersByIds(db: Q, realmId: number, ids: readonly number[]): Promise<User[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).execute();
+  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).orderBy('id').execute();
 }
 
 export async function usersByEmails(db: Q, realmId: number, emails: readonly string[]): Promise<User[]> {
@@ -45,6 +45,7 @@ export async function usersByEmails(db: Q, realmId: number, emails: readonly str
     .selectAll()
     .where('realm_id', '=', realmId)
     .where((eb) => eb.or([eb('email', 'in', lower), eb('delivery_email', 'in', lower)]))
+    .orderBy('id')
     .execute();
 }
 
@@ -55,7 +56,7 @@ export async function usersInRealm(db: Q, realmId: number, opts: { includeInacti
 }
 
 export async function activeUserIdsInRealm(db: Q, realmId: number): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
+  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 
