@@ -53,7 +53,8 @@ export function encodeParams(params: Params): URLSearchParams {
   return form;
 }
 
-async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh PostgreSQL database next to the admin URL's, for one test. */
+export async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `parley_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
