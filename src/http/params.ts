@@ -40,12 +40,25 @@ export function path<T>(s: ParamSpec<T>): ParamSpec<T> {
   return { ...s, inPath: true };
 }
 
+const nullByte = (name: string): ApiError => new ApiError(`${name} contains a null byte`, 'BAD_REQUEST');
+
+/** Whether a decoded JSON value holds a NUL character in any string or key. */
+function hasNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(hasNul);
+  if (typeof v === 'object' && v !== null) return Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x));
+  return false;
+}
+
 function parseJson(raw: string, name: string): unknown {
+  let v: unknown;
   try {
-    return JSON.parse(raw);
+    v = JSON.parse(raw);
   } catch {
     throw new ApiError(`Argument "${name}" is not valid JSON.`, 'BAD_REQUEST');
   }
+  if (hasNul(v)) throw nullByte(name);
+  return v;
 }
 
 const INT_RE = /^-?\d+$/;
@@ -165,6 +178,8 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): { 
       out[name] = s.defaultValue;
       continue;
     }
+    // PostgreSQL text cannot hold NUL (SQLite's can): refused alike on both, before any query.
+    if (value.includes('\u0000')) throw nullByte(name);
     out[name] = s.parse(value, name);
   }
   const ignored = [...raw.values.keys()].filter((k) => !used.has(k));

@@ -3,21 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ParamSpec } from '../../src/http/params.ts';
+import { accepts, otherParams, routeUrl } from './walk.ts';
 import { routes } from '../../src/routes/index.ts';
 import { startServer } from '../helpers/server.ts';
-
-function accepts(spec: ParamSpec<unknown>, raw: string): boolean {
-  try {
-    spec.parse(raw, 'x');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Values tried, in order, for the other required parameters, so that decoding reaches the one
-// under test (decoding stops at the first bad parameter).
-const FILLERS = ['1', 'true', 'x', '[]', '{}', 'add', 'start', 'stream', 'read', 'direct'];
 
 /** Wrong types for a parameter, from what shape of value it takes. */
 function wrongValues(spec: ParamSpec<unknown>): string[] {
@@ -33,14 +21,9 @@ test('malformed and wrongly typed JSON parameters are a 400 BAD_REQUEST on every
   for (const r of routes) {
     const jsonParams = Object.entries(r.params).filter(([, spec]) => spec.json && !spec.inPath);
     if (jsonParams.length === 0 || r.streamBody) continue;
-    const url = '/api/v1' + r.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n.includes('user') ? String(s.owner.id) : '1'));
+    const url = routeUrl(r, s.owner.id);
     for (const [name, spec] of jsonParams) {
-      const others: Record<string, string> = {};
-      for (const [other, otherSpec] of Object.entries(r.params)) {
-        if (other === name || otherSpec.inPath || !otherSpec.required) continue;
-        const filler = FILLERS.find((f) => accepts(otherSpec, f));
-        if (filler !== undefined) others[other] = filler;
-      }
+      const others = otherParams(r, name);
       for (const bad of ['{', ...wrongValues(spec)]) {
         const res = await s.api(r.method, url, { ...others, [name]: bad });
         const what = `${r.method} ${r.path} with ${name}=${bad}: ${res.status} ${JSON.stringify(res.body)}`;
