@@ -3,6 +3,7 @@ import { alias, optional, p, path } from '../http/params.ts';
 import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { badRequest } from '../lib/errors.ts';
+import { MAX_DB_ID } from '../lib/limits.ts';
 import { checkArchiveStream, checkUpdateStream } from '../actions/stream-admin.ts';
 
 /** `realm_default` (null), `unlimited` (-1) or a positive number of days. */
@@ -15,7 +16,7 @@ const retention = p.custom((raw, name) => {
   }
   if (v === 'realm_default') return null;
   if (v === 'unlimited' || v === -1) return -1;
-  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_DB_ID) return v;
   throw badRequest(`Bad value for '${name}': ${raw}`);
 });
 

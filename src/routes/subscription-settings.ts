@@ -1,7 +1,7 @@
 // Personal subscription settings, and who is subscribed to a stream.
 import { route } from '../http/route.ts';
 import { expectObject, p, path } from '../http/params.ts';
-import { id } from '../http/ids.ts';
+import { id, isDbId } from '../http/ids.ts';
 import { subscriberIds } from '../db/queries/streams.ts';
 import { isSubscribed } from '../db/queries/subscriptions.ts';
 import { accessStreamById, accessUserById } from '../lib/access.ts';
@@ -13,6 +13,7 @@ function checkSubscriptionData(value: unknown, name: string): PropertyChange[] {
   return value.map((item, i) => {
     const o = expectObject(item, `${name}[${i}]`);
     if (!Number.isSafeInteger(o.stream_id)) throw badRequest(`${name}[${i}]["stream_id"] is not an integer`);
+    if (!isDbId(o.stream_id)) throw badRequest(`${name}[${i}]["stream_id"] is too large`);
     if (typeof o.property !== 'string') throw badRequest(`${name}[${i}]["property"] is not a string`);
     if (!('value' in o)) throw badRequest(`${name}[${i}] is missing "value"`);
     return { stream_id: o.stream_id as number, property: o.property, value: o.value };
