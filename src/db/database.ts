@@ -30,6 +30,9 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Db> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server ends (a restart, a failover, an administrator) is dropped
+    // from the pool and replaced on demand; unhandled, its error would end the process.
+    pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const db: Db = { kysely, dialect: 'postgres', close: () => kysely.destroy() };
     await migrate(db);
