@@ -12,6 +12,7 @@ import { createServer } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { checkCreateRealm } from '../src/actions/realms.ts';
 import { createLogger } from '../src/log.ts';
+import { registerSqliteFunctions } from '../src/db/database.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -58,6 +59,7 @@ async function build(): Promise<{ apiKey: string; email: string }> {
   await server.close();
 
   const db = new SQLite(path.join(dataDir, 'parley.db'));
+  registerSqliteFunctions(db);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF'); // a bulk load: durability of the build itself does not matter
   const now = Math.floor(Date.now() / 1000);

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, Stream, User } from '../db/schema.ts';
 import { presenceOf, savePresence, type PresenceRow } from '../db/queries/presence.ts';
 import { subscriberIds } from '../db/queries/streams.ts';
-import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
+import { activeUserIdsInRealm, lockUser, usersByIds } from '../db/queries/users.ts';
 import { badRequest } from '../lib/errors.ts';
 import { PRESENCE, presenceEvent } from '../lib/presence.ts';
 import { realmSettings } from '../lib/realm.ts';
@@ -15,6 +15,7 @@ import { runAction } from './action.ts';
 export async function doUpdatePresence(app: AppContext, user: User, realm: Realm, status: 'active' | 'idle'): Promise<void> {
   if (realmSettings(realm).presence_disabled || user.is_bot) return;
   await runAction(app, async (scope) => {
+    await lockUser(scope.tx, user.realm_id, user.id, scope.dialect);
     const old = await presenceOf(scope.tx, user.id);
     const row: PresenceRow = {
       user_id: user.id,

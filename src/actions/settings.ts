@@ -1,7 +1,7 @@
 // The caller's personal settings, name and password (PATCH /settings).
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
-import { activeUserIdsInRealm, updateUser, userById } from '../db/queries/users.ts';
+import { activeUserIdsInRealm, lockUser, updateUser } from '../db/queries/users.ts';
 import { isAdmin } from '../lib/access.ts';
 import { checkPassword, hashPassword } from '../lib/apikey.ts';
 import { badRequest } from '../lib/errors.ts';
@@ -30,7 +30,7 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
   }
   const newHash = changes.newPassword === undefined ? undefined : await hashPassword(changes.newPassword);
   await runAction(app, async (scope) => {
-    const current = (await userById(scope.tx, user.realm_id, user.id))!;
+    const current = (await lockUser(scope.tx, user.realm_id, user.id, scope.dialect))!;
     const everyone = await activeUserIdsInRealm(scope.tx, realm.id);
     if (fullName !== undefined && fullName !== current.full_name) {
       if (realmSettings(realm).name_changes_disabled && !isAdmin(current)) throw badRequest('Name changes disabled in this organization.');

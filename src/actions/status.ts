@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { User } from '../db/schema.ts';
-import { activeUserIdsInRealm, updateUser, userById } from '../db/queries/users.ts';
+import { activeUserIdsInRealm, lockUser, updateUser, userById } from '../db/queries/users.ts';
 import {
   addAlertWords,
   alertWords,
@@ -61,6 +61,7 @@ export async function checkUpdateStatus(app: AppContext, user: User, input: Stat
     throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
   }
   await runAction(app, async (scope) => {
+    await lockUser(scope.tx, user.realm_id, user.id, scope.dialect);
     const existing = await userStatus(scope.tx, user.id);
     const row: UserStatusRow = existing ?? { user_id: user.id, status_text: '', emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji', timestamp: scope.now };
     const event: Record<string, unknown> & { type: string } = { type: 'user_status', user_id: user.id };
@@ -108,6 +109,7 @@ function checkWords(words: string[]): string[] {
 export async function checkAddAlertWords(app: AppContext, user: User, words: string[]): Promise<string[]> {
   const clean = checkWords(words);
   return runAction(app, async (scope) => {
+    await lockUser(scope.tx, user.realm_id, user.id, scope.dialect);
     const current = await alertWords(scope.tx, user.id);
     const seen = new Set(current.map((w) => w.toLowerCase()));
     const added: string[] = [];
@@ -126,6 +128,7 @@ export async function checkAddAlertWords(app: AppContext, user: User, words: str
 export async function checkRemoveAlertWords(app: AppContext, user: User, words: string[]): Promise<string[]> {
   const drop = new Set(words.map((w) => w.trim().toLowerCase()));
   return runAction(app, async (scope) => {
+    await lockUser(scope.tx, user.realm_id, user.id, scope.dialect);
     const current = await alertWords(scope.tx, user.id);
     const removed = current.filter((w) => drop.has(w.toLowerCase()));
     await removeAlertWords(scope.tx, user.id, removed);

@@ -2,7 +2,8 @@
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { Realm, Stream, User } from '../db/schema.ts';
-import { streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
+import { lockStream, streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
+import { lockRealm } from '../db/queries/realm-admin.ts';
 import { systemGroupByName } from '../db/queries/groups.ts';
 import { updateSubscription } from '../db/queries/subscriptions.ts';
 import { canSeeStream, isAdmin, isGuest, isModerator, usersWhoCanSeeStream } from '../lib/access.ts';
@@ -135,6 +136,11 @@ async function subscribeInScope(
   for (const spec of names) {
     let stream = await streamByName(scope.tx, realm.id, spec.name);
     if (!stream) {
+      // Streams are created one at a time per realm: a concurrent request may just have made it.
+      await lockRealm(scope.tx, realm.id, scope.dialect);
+      stream = await streamByName(scope.tx, realm.id, spec.name);
+    }
+    if (!stream) {
       checkCreatePermission(caller, realm, opts, scope.now);
       stream = await createStreamFromOptions(scope, caller, realm, spec, opts);
     } else if (!(await mayJoin(scope.tx, caller, stream))) {
@@ -206,6 +212,7 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
  */
 export async function doSubscribeUsers(scope: ActionScope, stream: Stream, users: User[], colors?: Map<number, string>): Promise<User[]> {
   const added: { user: User; wasVisible: boolean }[] = [];
+  await lockStream(scope.tx, stream.id, scope.dialect);
   for (const user of users) {
     const existing = await subscription(scope.tx, user.id, stream.id);
     if (existing?.active) continue;
@@ -282,6 +289,7 @@ async function unsubscribeInScope(
   const removed: string[] = [];
   const notRemoved: string[] = [];
   for (const stream of streams) {
+    await lockStream(scope.tx, stream.id, scope.dialect);
     const gone: User[] = [];
     for (const target of targets) {
       const sub = await subscription(scope.tx, target.id, stream.id);

@@ -52,7 +52,7 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
     avatar_version: 1,
     settings: '{}',
   });
-  const defaults = await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).execute();
+  const defaults = await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).orderBy('stream_id').execute();
   let i = 0;
   for (const { stream_id } of defaults) {
     await tx.insertInto('subscriptions').values(newSubscriptionRow(id, stream_id, i++)).execute();

@@ -45,10 +45,21 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   file.pragma('synchronous = FULL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  registerSqliteFunctions(file);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   const db: Db = { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   await migrate(db);
   return db;
+}
+
+/**
+ * SQLite's built-in lower() folds only ASCII letters, while PostgreSQL's and JavaScript's fold all
+ * of Unicode: names and topics compare case-insensitively through lower(), so 'Ärger' must fold
+ * the same way on both databases (and match the toLowerCase() of the values we compare with).
+ * Every connection to a Parley SQLite file registers this before using it.
+ */
+export function registerSqliteFunctions(file: SQLite.Database): void {
+  file.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
 }
 
 /** Applies the migrations not yet applied, each in its own transaction. */

@@ -14,6 +14,10 @@ export function installErrorHandlers(fastify: FastifyInstance, log: Logger): voi
     if ((err as { code?: unknown }).code === '22003') {
       return reply.code(400).send({ result: 'error', msg: 'A number in the request is out of range', code: 'BAD_REQUEST' });
     }
+    // A NUL character that a route did not refuse itself (PostgreSQL text cannot hold one).
+    if ((err as { code?: unknown }).code === '22021') {
+      return reply.code(400).send({ result: 'error', msg: 'A string in the request contains a null byte', code: 'BAD_REQUEST' });
+    }
     const fe = err as FastifyError;
     const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
     if (status === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -11,12 +11,18 @@ export interface ParamSpec<T> {
   aliases: string[];
   /** Path parameters come from the URL, not the query string or body. */
   inPath: boolean;
+  /** The raw value is JSON (lists, objects, JSON values checked by the route). */
+  json?: true;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
 
 function spec<T>(parse: Parser<T>): ParamSpec<T> {
   return { parse, required: true, defaultValue: undefined, aliases: [], inPath: false };
+}
+
+function jsonSpec<T>(parse: Parser<T>): ParamSpec<T> {
+  return { ...spec(parse), json: true };
 }
 
 /** Optional: absent means `undefined`, or `defaultValue` when given. */
@@ -34,12 +40,25 @@ export function path<T>(s: ParamSpec<T>): ParamSpec<T> {
   return { ...s, inPath: true };
 }
 
+const nullByte = (name: string): ApiError => new ApiError(`${name} contains a null byte`, 'BAD_REQUEST');
+
+/** Whether a decoded JSON value holds a NUL character in any string or key. */
+function hasNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(hasNul);
+  if (typeof v === 'object' && v !== null) return Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x));
+  return false;
+}
+
 function parseJson(raw: string, name: string): unknown {
+  let v: unknown;
   try {
-    return JSON.parse(raw);
+    v = JSON.parse(raw);
   } catch {
     throw new ApiError(`Argument "${name}" is not valid JSON.`, 'BAD_REQUEST');
   }
+  if (hasNul(v)) throw nullByte(name);
+  return v;
 }
 
 const INT_RE = /^-?\d+$/;
@@ -87,14 +106,14 @@ export const p = {
     });
   },
   intList(): ParamSpec<number[]> {
-    return spec((raw, name) => {
+    return jsonSpec((raw, name) => {
       const v = parseJson(raw, name);
       if (!Array.isArray(v)) throw new ApiError(`${name} is not a list`, 'BAD_REQUEST');
       return v.map((x, i) => toInt(x, `${name}[${i}]`));
     });
   },
   stringList(): ParamSpec<string[]> {
-    return spec((raw, name) => {
+    return jsonSpec((raw, name) => {
       const v = parseJson(raw, name);
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
         throw new ApiError(`${name} is not a list of strings`, 'BAD_REQUEST');
@@ -108,11 +127,11 @@ export const p = {
   },
   /** Any JSON value, checked by `check`, which returns the typed value or throws. */
   json<T>(check: (value: unknown, name: string) => T): ParamSpec<T> {
-    return spec((raw, name) => check(parseJson(raw, name), name));
+    return jsonSpec((raw, name) => check(parseJson(raw, name), name));
   },
   /** A JSON object whose values are checked by the caller. */
   object(): ParamSpec<Record<string, unknown>> {
-    return spec((raw, name) => {
+    return jsonSpec((raw, name) => {
       const v = parseJson(raw, name);
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ApiError(`${name} is not a dict`, 'BAD_REQUEST');
       return v as Record<string, unknown>;
@@ -141,7 +160,9 @@ export interface RawParams {
 export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): { params: Decoded<S>; ignored: string[] } {
   const out: Record<string, unknown> = {};
   const used = new Set<string>();
-  for (const [name, s] of Object.entries(specs)) {
+  // Path parameters first: an error about the URL comes before one about the body.
+  const ordered = Object.entries(specs).sort(([, a], [, b]) => Number(b.inPath) - Number(a.inPath));
+  for (const [name, s] of ordered) {
     let value: string | undefined;
     if (s.inPath) {
       value = raw.pathValues[name];
@@ -159,6 +180,8 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): { 
       out[name] = s.defaultValue;
       continue;
     }
+    // PostgreSQL text cannot hold NUL (SQLite's can): refused alike on both, before any query.
+    if (value.includes('\u0000')) throw nullByte(name);
     out[name] = s.parse(value, name);
   }
   const ignored = [...raw.values.keys()].filter((k) => !used.has(k));

@@ -94,6 +94,7 @@ export async function usersWhoCanSeeStream(db: Q, stream: Stream): Promise<numbe
     .select(['users.id', 'users.role', 'subscriptions.id as sub_id'])
     .where('users.realm_id', '=', stream.realm_id)
     .where('users.is_active', '=', 1)
+    .orderBy('users.id')
     .execute();
   return users
     .filter((u) => {

@@ -27,5 +27,5 @@ export async function messageAudience(db: Q, messages: readonly Message[]): Prom
     const open = streams.filter((s) => s.history_public_to_subscribers).map((s) => s.id);
     for (const list of (await subscriberIds(db, open)).values()) list.forEach((u) => ids.add(u));
   }
-  return [...ids];
+  return [...ids].sort((a, b) => a - b);
 }

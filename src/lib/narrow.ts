@@ -5,6 +5,7 @@ import { findDmRecipient } from '../db/queries/recipients.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
 import { userByEmail, userById } from '../db/queries/users.ts';
 import { badRequest } from './errors.ts';
+import { MAX_DB_ID } from './limits.ts';
 
 export interface RawTerm {
   operator: string;
@@ -54,10 +55,13 @@ export function parseNarrow(value: unknown, name = 'narrow'): RawTerm[] {
 
 type Q = Conn | Tx;
 
+/** An ID operand past the database's integer range names no row: it is looked up as none. */
+const inRange = (n: number): boolean => Number.isSafeInteger(n) && Math.abs(n) <= MAX_DB_ID;
+
 async function resolveUser(db: Q, caller: User, operand: unknown): Promise<number | null> {
-  if (typeof operand === 'number') return (await userById(db, caller.realm_id, operand))?.id ?? null;
+  if (typeof operand === 'number') return inRange(operand) ? ((await userById(db, caller.realm_id, operand))?.id ?? null) : null;
   if (typeof operand === 'string') {
-    if (/^\d+$/.test(operand)) return (await userById(db, caller.realm_id, Number(operand)))?.id ?? null;
+    if (/^\d+$/.test(operand)) return inRange(Number(operand)) ? ((await userById(db, caller.realm_id, Number(operand)))?.id ?? null) : null;
     return (await userByEmail(db, caller.realm_id, operand.trim()))?.id ?? null;
   }
   throw badRequest('Invalid narrow operand: expected a user ID or email');
@@ -91,7 +95,8 @@ export async function resolveNarrow(db: Q, caller: User, raw: RawTerm[]): Promis
       case 'stream': {
         let stream;
         if (typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))) {
-          stream = (await streamById(db, caller.realm_id, Number(operand))) ?? (typeof operand === 'string' ? await streamByName(db, caller.realm_id, operand) : undefined);
+          const byId = inRange(Number(operand)) ? await streamById(db, caller.realm_id, Number(operand)) : undefined;
+          stream = byId ?? (typeof operand === 'string' ? await streamByName(db, caller.realm_id, operand) : undefined);
         } else if (typeof operand === 'string') {
           stream = await streamByName(db, caller.realm_id, operand);
         } else throw badRequest('Invalid narrow operand for stream');
@@ -136,7 +141,8 @@ export async function resolveNarrow(db: Q, caller: User, raw: RawTerm[]): Promis
       case 'near': {
         const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand) ? Number(operand) : NaN;
         if (!Number.isSafeInteger(id)) throw badRequest(`Invalid narrow operand for ${op}`);
-        if (op === 'id') out.push({ kind: 'id', id, negated });
+        // IDs start at 1: 0 names no message, as an ID past the range does.
+        if (op === 'id') out.push({ kind: 'id', id: inRange(id) ? id : 0, negated });
         break;
       }
       case 'search':

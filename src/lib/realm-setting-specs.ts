@@ -1,7 +1,7 @@
 // What PATCH /realm accepts: each realm setting's parser, whether only owners may change it and
 // the shape of the event that announces it.
 import { ApiError, badRequest } from './errors.ts';
-import { ADMIN_LIMITS, COMMON_POLICY } from './limits.ts';
+import { ADMIN_LIMITS, COMMON_POLICY, MAX_DB_ID } from './limits.ts';
 
 export interface RealmSettingSpec {
   /** Parses the raw request value (JSON-encoded unless `plainString`). */
@@ -115,7 +115,8 @@ export const REALM_SETTING_SPECS: Record<string, RealmSettingSpec> = {
     parse(raw, name) {
       const v = json(raw);
       if (v === 'unlimited' || v === -1) return -1;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw badRequest(`Bad value for '${name}': ${raw}`);
+      // Past the integer column's range is as bad a value on SQLite as on PostgreSQL.
+      if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0 || v > MAX_DB_ID) throw badRequest(`Bad value for '${name}': ${raw}`);
       return v;
     },
   },

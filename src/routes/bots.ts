@@ -1,7 +1,9 @@
 // Bots: creating, listing, changing, deactivating; API key regeneration for bots and oneself.
 import { optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { BOT_TYPE } from '../lib/limits.ts';
+import { badRequest } from '../lib/errors.ts';
 import { checkCreateBot, checkDeactivateBot, checkRegenerateApiKey, checkUpdateBot, visibleBots } from '../actions/bots.ts';
 
 /** A URL, JSON-encoded as the reference sends it, or plain. */
@@ -13,6 +15,13 @@ const urlParam = p.custom((raw) => {
     // a plain string
   }
   return raw;
+});
+
+/** An embedded bot's configuration: a dict of strings (embedded bots are not run here). */
+const configData = p.json((v, name) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest(`${name} is not a dict`);
+  for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') throw badRequest(`${name}["${k}"] is not a string`);
+  return v as Record<string, string>;
 });
 
 export const botRoutes = [
@@ -27,7 +36,7 @@ export const botRoutes = [
       payload_url: optional(urlParam),
       interface_type: optional(p.int(), 1),
       service_name: optional(p.string()),
-      config_data: optional(p.object()),
+      config_data: optional(configData),
       default_sending_stream: optional(p.string()),
       default_events_register_stream: optional(p.string()),
       default_all_public_streams: optional(p.bool(), false),
@@ -67,15 +76,15 @@ export const botRoutes = [
     path: '/bots/{bot_id}',
     auth: 'user',
     params: {
-      bot_id: path(p.int()),
+      bot_id: path(id()),
       full_name: optional(p.string()),
-      bot_owner_id: optional(p.int()),
+      bot_owner_id: optional(id()),
       default_sending_stream: optional(p.string()),
       default_events_register_stream: optional(p.string()),
       default_all_public_streams: optional(p.bool()),
       service_payload_url: optional(urlParam),
       service_interface: optional(p.int()),
-      config_data: optional(p.object()),
+      config_data: optional(configData),
     },
     async handler({ app, realm, user, params }) {
       return checkUpdateBot(app, user, realm, params.bot_id, {
@@ -93,7 +102,7 @@ export const botRoutes = [
     method: 'DELETE',
     path: '/bots/{bot_id}',
     auth: 'user',
-    params: { bot_id: path(p.int()) },
+    params: { bot_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkDeactivateBot(app, user, realm, params.bot_id);
       return {};
@@ -103,7 +112,7 @@ export const botRoutes = [
     method: 'POST',
     path: '/bots/{bot_id}/api_key/regenerate',
     auth: 'user',
-    params: { bot_id: path(p.int()) },
+    params: { bot_id: path(id()) },
     async handler({ app, realm, user, params }) {
       return { api_key: await checkRegenerateApiKey(app, user, realm, params.bot_id) };
     },

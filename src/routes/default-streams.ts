@@ -1,5 +1,6 @@
 // Default streams and default stream groups.
 import { optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import {
   checkAddDefaultStream,
@@ -15,7 +16,7 @@ export const defaultStreamRoutes = [
     method: 'POST',
     path: '/default_streams',
     auth: 'user',
-    params: { stream_id: p.int() },
+    params: { stream_id: id() },
     async handler({ app, realm, user, params }) {
       await checkAddDefaultStream(app, user, realm, params.stream_id);
       return {};
@@ -25,7 +26,7 @@ export const defaultStreamRoutes = [
     method: 'DELETE',
     path: '/default_streams',
     auth: 'user',
-    params: { stream_id: p.int() },
+    params: { stream_id: id() },
     async handler({ app, realm, user, params }) {
       await checkRemoveDefaultStream(app, user, realm, params.stream_id);
       return {};
@@ -45,7 +46,7 @@ export const defaultStreamRoutes = [
     method: 'PATCH',
     path: '/default_stream_groups/{group_id}',
     auth: 'user',
-    params: { group_id: path(p.int()), new_group_name: optional(p.string()), new_description: optional(p.string({ maxLength: 1024 })) },
+    params: { group_id: path(id()), new_group_name: optional(p.string()), new_description: optional(p.string({ maxLength: 1024 })) },
     async handler({ app, realm, user, params }) {
       await checkUpdateDefaultStreamGroup(app, user, realm, params.group_id, { name: params.new_group_name, description: params.new_description });
       return {};
@@ -55,7 +56,7 @@ export const defaultStreamRoutes = [
     method: 'PATCH',
     path: '/default_stream_groups/{group_id}/streams',
     auth: 'user',
-    params: { group_id: path(p.int()), op: p.oneOf(['add', 'remove'] as const), stream_names: p.stringList() },
+    params: { group_id: path(id()), op: p.oneOf(['add', 'remove'] as const), stream_names: p.stringList() },
     async handler({ app, realm, user, params }) {
       await checkUpdateDefaultStreamGroupStreams(app, user, realm, params.group_id, params.op, params.stream_names);
       return {};
@@ -65,7 +66,7 @@ export const defaultStreamRoutes = [
     method: 'DELETE',
     path: '/default_stream_groups/{group_id}',
     auth: 'user',
-    params: { group_id: path(p.int()) },
+    params: { group_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkRemoveDefaultStreamGroup(app, user, realm, params.group_id);
       return {};

@@ -1,4 +1,5 @@
 // The caller's drafts.
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
 import { draftsOfUser } from '../db/queries/drafts.ts';
@@ -29,7 +30,7 @@ export const draftRoutes = [
     method: 'PATCH',
     path: '/drafts/{draft_id}',
     auth: 'user',
-    params: { draft_id: path(p.int()), draft: p.json(parseDraft) },
+    params: { draft_id: path(id()), draft: p.json(parseDraft) },
     async handler({ app, user, params }) {
       await checkEditDraft(app, user, params.draft_id, params.draft);
       return {};
@@ -39,7 +40,7 @@ export const draftRoutes = [
     method: 'DELETE',
     path: '/drafts/{draft_id}',
     auth: 'user',
-    params: { draft_id: path(p.int()) },
+    params: { draft_id: path(id()) },
     async handler({ app, user, params }) {
       await checkDeleteDraft(app, user, params.draft_id);
       return {};

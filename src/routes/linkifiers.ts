@@ -1,5 +1,6 @@
 // Linkifiers: listing, adding, changing, removing and reordering.
 import { p, path } from '../http/params.ts';
+import { id, idList } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { linkifierRows } from '../db/queries/linkifiers.ts';
 import { presentLinkifier } from '../presenters/linkifier.ts';
@@ -21,7 +22,7 @@ export const linkifierRoutes = [
     method: 'PATCH',
     path: '/realm/linkifiers',
     auth: 'user',
-    params: { ordered_linkifier_ids: p.intList() },
+    params: { ordered_linkifier_ids: idList() },
     async handler({ app, realm, user, params }) {
       await checkReorderLinkifiers(app, user, realm, params.ordered_linkifier_ids);
       return {};
@@ -40,7 +41,7 @@ export const linkifierRoutes = [
     method: 'PATCH',
     path: '/realm/filters/{filter_id}',
     auth: 'user',
-    params: { filter_id: path(p.int()), ...body },
+    params: { filter_id: path(id()), ...body },
     async handler({ app, realm, user, params }) {
       await checkUpdateLinkifier(app, user, realm, params.filter_id, params.pattern, params.url_template);
       return {};
@@ -50,7 +51,7 @@ export const linkifierRoutes = [
     method: 'DELETE',
     path: '/realm/filters/{filter_id}',
     auth: 'user',
-    params: { filter_id: path(p.int()) },
+    params: { filter_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkRemoveLinkifier(app, user, realm, params.filter_id);
       return {};

@@ -1,6 +1,7 @@
 // Changing messages: editing and moving, deleting, deleting topics, reactions.
 import { route, SENT } from '../http/route.ts';
 import { alias, optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { checkDeleteMessage, checkDeleteTopic } from '../actions/messages/delete.ts';
 import { checkEditMessage } from '../actions/messages/edit.ts';
 import { checkAddReaction, checkRemoveReaction } from '../actions/messages/reactions.ts';
@@ -8,7 +9,7 @@ import { accessStreamById } from '../lib/access.ts';
 import { LIMITS } from '../lib/limits.ts';
 
 const reactionParams = {
-  message_id: path(p.int()),
+  message_id: path(id()),
   emoji_name: optional(p.string()),
   emoji_code: optional(p.string()),
   reaction_type: optional(p.string()),
@@ -20,13 +21,13 @@ export const messageChangeRoutes = [
     path: '/messages/{message_id}',
     auth: 'user',
     params: {
-      message_id: path(p.int()),
+      message_id: path(id()),
       topic: optional(alias(p.string(), 'subject')),
       propagate_mode: optional(p.oneOf(['change_one', 'change_later', 'change_all']), 'change_one'),
       send_notification_to_old_thread: optional(p.bool(), false),
       send_notification_to_new_thread: optional(p.bool(), true),
       content: optional(p.string()),
-      stream_id: optional(p.int()),
+      stream_id: optional(id()),
     },
     async handler({ app, realm, user, params }) {
       await checkEditMessage(app, user, realm, params.message_id, {
@@ -44,7 +45,7 @@ export const messageChangeRoutes = [
     method: 'DELETE',
     path: '/messages/{message_id}',
     auth: 'user',
-    params: { message_id: path(p.int()) },
+    params: { message_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkDeleteMessage(app, user, realm, params.message_id);
       return {};
@@ -54,7 +55,7 @@ export const messageChangeRoutes = [
     method: 'POST',
     path: '/streams/{stream_id}/delete_topic',
     auth: 'user',
-    params: { stream_id: path(p.int()), topic_name: p.string({ maxLength: LIMITS.maxTopicLength }) },
+    params: { stream_id: path(id()), topic_name: p.string({ maxLength: LIMITS.maxTopicLength }) },
     async handler({ app, user, params, reply }) {
       const { stream } = await accessStreamById(app.db.kysely, user, params.stream_id);
       const { complete } = await checkDeleteTopic(app, user, stream, params.topic_name.trim());

@@ -1,6 +1,7 @@
 // Personal message flags and the mark-as-read operations.
 import { route } from '../http/route.ts';
 import { alias, optional, p } from '../http/params.ts';
+import { id, idList } from '../http/ids.ts';
 import { checkMarkRead, checkUpdateFlags, checkUpdateFlagsForNarrow } from '../actions/messages/flags.ts';
 import { accessStreamById } from '../lib/access.ts';
 import { parseNarrow } from '../lib/narrow.ts';
@@ -12,7 +13,7 @@ export const messageFlagRoutes = [
     method: 'POST',
     path: '/messages/flags',
     auth: 'user',
-    params: { messages: p.intList(), op, flag: p.string() },
+    params: { messages: idList(), op, flag: p.string() },
     async handler({ app, user, params }) {
       return { messages: await checkUpdateFlags(app, user, params.op, params.flag, params.messages) };
     },
@@ -55,7 +56,7 @@ export const messageFlagRoutes = [
     method: 'POST',
     path: '/mark_stream_as_read',
     auth: 'user',
-    params: { stream_id: p.int() },
+    params: { stream_id: id() },
     async handler({ app, user, params }) {
       const { stream } = await accessStreamById(app.db.kysely, user, params.stream_id);
       await checkMarkRead(app, user, { streamId: stream.id });
@@ -66,7 +67,7 @@ export const messageFlagRoutes = [
     method: 'POST',
     path: '/mark_topic_as_read',
     auth: 'user',
-    params: { stream_id: p.int(), topic_name: alias(p.string(), 'topic') },
+    params: { stream_id: id(), topic_name: alias(p.string(), 'topic') },
     async handler({ app, user, params }) {
       const { stream } = await accessStreamById(app.db.kysely, user, params.stream_id);
       await checkMarkRead(app, user, { streamId: stream.id, topic: params.topic_name });

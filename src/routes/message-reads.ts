@@ -1,6 +1,7 @@
 // Reading single messages: a message, its edit history, narrow matching, and rendering a preview.
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
+import { id, idList } from '../http/ids.ts';
 import { badRequest } from '../lib/errors.ts';
 import { accessMessage } from '../lib/message-access.ts';
 import { matchesNarrow } from '../lib/message-fetch.ts';
@@ -16,7 +17,7 @@ export const messageReadRoutes = [
     method: 'GET',
     path: '/messages/matches_narrow',
     auth: 'user',
-    params: { msg_ids: p.intList(), narrow: p.json(parseNarrow) },
+    params: { msg_ids: idList(), narrow: p.json(parseNarrow) },
     async handler({ app, user, params }) {
       return { messages: await matchesNarrow(app, user, params.msg_ids, params.narrow) };
     },
@@ -25,7 +26,7 @@ export const messageReadRoutes = [
     method: 'GET',
     path: '/messages/{message_id}',
     auth: 'user',
-    params: { message_id: path(p.int()), apply_markdown: optional(p.bool(), true) },
+    params: { message_id: path(id()), apply_markdown: optional(p.bool(), true) },
     async handler({ app, realm, user, params }) {
       const { message, flags } = await accessMessage(app.db.kysely, user, params.message_id);
       const rel = (await loadMessageRelations(app.db.kysely, realm, realmUrl(app.config, realm), [message])).get(message.id)!;
@@ -37,7 +38,7 @@ export const messageReadRoutes = [
     method: 'GET',
     path: '/messages/{message_id}/history',
     auth: 'user',
-    params: { message_id: path(p.int()) },
+    params: { message_id: path(id()) },
     async handler({ app, realm, user, params }) {
       if (!realmSettings(realm).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
       const { message } = await accessMessage(app.db.kysely, user, params.message_id);

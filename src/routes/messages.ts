@@ -1,6 +1,7 @@
 // Sending and fetching messages.
 import { route } from '../http/route.ts';
 import { alias, optional, p } from '../http/params.ts';
+import { isDbId } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
@@ -21,10 +22,10 @@ function parseTo(raw: string): (string | number)[] {
       throw badRequest('Invalid data type for recipients');
     }
     if (Array.isArray(v)) {
-      if (!v.every((x) => typeof x === 'string' || Number.isInteger(x))) throw badRequest('Invalid data type for recipients');
+      if (!v.every((x) => typeof x === 'string' || isDbId(x))) throw badRequest('Invalid data type for recipients');
       return v as (string | number)[];
     }
-    if (typeof v === 'string' || Number.isInteger(v)) return [v as string | number];
+    if (typeof v === 'string' || isDbId(v)) return [v as string | number];
     throw badRequest('Invalid data type for recipients');
   }
   return t.split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,6 +1,7 @@
 // Muting and unmuting users.
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
-import { p, path } from '../http/params.ts';
+import { path } from '../http/params.ts';
 import { checkMuteUser, checkUnmuteUser } from '../actions/muted-users.ts';
 
 export const mutedUserRoutes = [
@@ -8,7 +9,7 @@ export const mutedUserRoutes = [
     method: 'POST',
     path: '/users/me/muted_users/{muted_user_id}',
     auth: 'user',
-    params: { muted_user_id: path(p.int()) },
+    params: { muted_user_id: path(id()) },
     async handler({ app, user, params }) {
       await checkMuteUser(app, user, params.muted_user_id);
       return {};
@@ -18,7 +19,7 @@ export const mutedUserRoutes = [
     method: 'DELETE',
     path: '/users/me/muted_users/{muted_user_id}',
     auth: 'user',
-    params: { muted_user_id: path(p.int()) },
+    params: { muted_user_id: path(id()) },
     async handler({ app, user, params }) {
       await checkUnmuteUser(app, user, params.muted_user_id);
       return {};

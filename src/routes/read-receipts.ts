@@ -1,6 +1,7 @@
 // Who has read a message, as far as the realm and each reader's settings allow telling.
 import { route } from '../http/route.ts';
-import { p, path } from '../http/params.ts';
+import { path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { messageById, userMessageFlags } from '../db/queries/messages.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { readersOfMessage } from '../db/queries/subscriptions.ts';
@@ -30,7 +31,7 @@ export const readReceiptRoutes = [
     method: 'GET',
     path: '/messages/{message_id}/read_receipts',
     auth: 'user',
-    params: { message_id: path(p.int()) },
+    params: { message_id: path(id()) },
     async handler({ app, realm, user, params }) {
       if (!realmSettings(realm).enable_read_receipts) throw badRequest('Read receipts are disabled in this organization.');
       const db = app.db.kysely;

@@ -1,4 +1,5 @@
 // The caller's scheduled messages.
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { alias, optional, p, path } from '../http/params.ts';
 import { pendingScheduledMessagesOf } from '../db/queries/scheduled-messages.ts';
@@ -52,7 +53,7 @@ export const scheduledMessageRoutes = [
     path: '/scheduled_messages/{scheduled_message_id}',
     auth: 'user',
     params: {
-      scheduled_message_id: path(p.int()),
+      scheduled_message_id: path(id()),
       type: optional(p.oneOf(TYPES)),
       to: optional(p.json(parseScheduledTo)),
       content: optional(p.string()),
@@ -74,7 +75,7 @@ export const scheduledMessageRoutes = [
     method: 'DELETE',
     path: '/scheduled_messages/{scheduled_message_id}',
     auth: 'user',
-    params: { scheduled_message_id: path(p.int()) },
+    params: { scheduled_message_id: path(id()) },
     async handler({ app, user, params }) {
       await checkDeleteScheduledMessage(app, user, params.scheduled_message_id);
       return {};

@@ -1,7 +1,9 @@
 // Stream administration: PATCH /streams/{stream_id} and archiving with DELETE.
 import { alias, optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { badRequest } from '../lib/errors.ts';
+import { MAX_DB_ID } from '../lib/limits.ts';
 import { checkArchiveStream, checkUpdateStream } from '../actions/stream-admin.ts';
 
 /** `realm_default` (null), `unlimited` (-1) or a positive number of days. */
@@ -14,7 +16,7 @@ const retention = p.custom((raw, name) => {
   }
   if (v === 'realm_default') return null;
   if (v === 'unlimited' || v === -1) return -1;
-  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_DB_ID) return v;
   throw badRequest(`Bad value for '${name}': ${raw}`);
 });
 
@@ -24,7 +26,7 @@ export const streamAdminRoutes = [
     path: '/streams/{stream_id}',
     auth: 'user',
     params: {
-      stream_id: path(p.int()),
+      stream_id: path(id()),
       new_name: optional(p.string()),
       description: optional(p.string()),
       is_private: optional(p.bool()),
@@ -33,7 +35,7 @@ export const streamAdminRoutes = [
       stream_post_policy: optional(p.int()),
       is_announcement_only: optional(p.bool()),
       message_retention_days: optional(retention),
-      can_remove_subscribers_group_id: optional(alias(p.int(), 'can_remove_subscribers_group')),
+      can_remove_subscribers_group_id: optional(alias(id(), 'can_remove_subscribers_group')),
       is_default_stream: optional(p.bool()),
     },
     async handler({ app, realm, user, params }) {
@@ -57,7 +59,7 @@ export const streamAdminRoutes = [
     method: 'DELETE',
     path: '/streams/{stream_id}',
     auth: 'user',
-    params: { stream_id: path(p.int()) },
+    params: { stream_id: path(id()) },
     async handler({ app, realm, user, params }) {
       await checkArchiveStream(app, user, realm, params.stream_id);
       return {};

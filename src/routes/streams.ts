@@ -1,6 +1,7 @@
 // Streams: listing, reading, looking up by name.
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import { allSubscriptionRows, recentMessageCounts, streamsInRealm } from '../db/queries/streams.ts';
 import { accessStreamById, accessStreamByName, canSeeStream, isAdmin, isGuest } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
@@ -49,7 +50,7 @@ export const streamRoutes = [
     method: 'GET',
     path: '/streams/{stream_id}',
     auth: 'user',
-    params: { stream_id: path(p.int()) },
+    params: { stream_id: path(id()) },
     async handler({ app, user, params }) {
       const { stream } = await accessStreamById(app.db.kysely, user, params.stream_id);
       const now = Math.floor(Date.now() / 1000);

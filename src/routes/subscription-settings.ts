@@ -1,6 +1,7 @@
 // Personal subscription settings, and who is subscribed to a stream.
 import { route } from '../http/route.ts';
 import { expectObject, p, path } from '../http/params.ts';
+import { id, isDbId } from '../http/ids.ts';
 import { subscriberIds } from '../db/queries/streams.ts';
 import { isSubscribed } from '../db/queries/subscriptions.ts';
 import { accessStreamById, accessUserById } from '../lib/access.ts';
@@ -12,6 +13,7 @@ function checkSubscriptionData(value: unknown, name: string): PropertyChange[] {
   return value.map((item, i) => {
     const o = expectObject(item, `${name}[${i}]`);
     if (!Number.isSafeInteger(o.stream_id)) throw badRequest(`${name}[${i}]["stream_id"] is not an integer`);
+    if (!isDbId(o.stream_id)) throw badRequest(`${name}[${i}]["stream_id"] is too large`);
     if (typeof o.property !== 'string') throw badRequest(`${name}[${i}]["property"] is not a string`);
     if (!('value' in o)) throw badRequest(`${name}[${i}] is missing "value"`);
     return { stream_id: o.stream_id as number, property: o.property, value: o.value };
@@ -42,7 +44,7 @@ export const subscriptionSettingRoutes = [
     method: 'PATCH',
     path: '/users/me/subscriptions/{stream_id}',
     auth: 'user',
-    params: { stream_id: path(p.int()), property: p.string(), value: p.custom(parseValue) },
+    params: { stream_id: path(id()), property: p.string(), value: p.custom(parseValue) },
     async handler({ app, user, params }) {
       await checkUpdateSubscriptionProperties(app, user, [{ stream_id: params.stream_id, property: params.property, value: params.value }]);
       return {};
@@ -52,7 +54,7 @@ export const subscriptionSettingRoutes = [
     method: 'GET',
     path: '/streams/{stream_id}/members',
     auth: 'user',
-    params: { stream_id: path(p.int()) },
+    params: { stream_id: path(id()) },
     async handler({ app, user, params }) {
       const db = app.db.kysely;
       const { stream } = await accessStreamById(db, user, params.stream_id);
@@ -63,7 +65,7 @@ export const subscriptionSettingRoutes = [
     method: 'GET',
     path: '/users/{user_id}/subscriptions/{stream_id}',
     auth: 'user',
-    params: { user_id: path(p.int()), stream_id: path(p.int()) },
+    params: { user_id: path(id()), stream_id: path(id()) },
     async handler({ app, user, params }) {
       const db = app.db.kysely;
       const target = await accessUserById(db, user, params.user_id);

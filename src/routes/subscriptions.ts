@@ -1,12 +1,13 @@
 // The caller's subscriptions: listing, subscribing (creating streams), unsubscribing.
 import { route } from '../http/route.ts';
 import { optional, p } from '../http/params.ts';
+import { id, isDbId } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { User } from '../db/schema.ts';
 import { recentMessageCounts, subscriberIds, subscriptionsOfUser } from '../db/queries/streams.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
-import { STREAM_POST_POLICY } from '../lib/limits.ts';
+import { MAX_DB_ID, STREAM_POST_POLICY } from '../lib/limits.ts';
 import { presentSubscription, weeklyTraffic } from '../presenters/stream.ts';
 import { checkSubscribe, checkUnsubscribe, checkUpdateSubscriptions, type StreamSpec } from '../actions/subscriptions.ts';
 
@@ -29,6 +30,9 @@ function checkPrincipals(value: unknown, name: string): (string | number)[] {
   if (!Array.isArray(value) || !(value.every((v) => typeof v === 'string') || value.every((v) => Number.isInteger(v)))) {
     throw badRequest(`${name} is not a list of emails or a list of user IDs`);
   }
+  value.forEach((v, i) => {
+    if (typeof v === 'number' && !isDbId(v)) throw badRequest(`${name}[${i}] is too large`);
+  });
   return value as (string | number)[];
 }
 
@@ -45,7 +49,7 @@ async function resolvePrincipals(db: Conn, caller: User, principals: (string | n
 function checkRetention(value: unknown): number | null {
   if (value === 'realm_default') return null;
   if (value === 'unlimited') return -1;
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_DB_ID) return value;
   throw badRequest('Bad value for \'message_retention_days\'');
 }
 
@@ -85,7 +89,7 @@ export const subscriptionRoutes = [
       history_public_to_subscribers: optional(p.bool()),
       stream_post_policy: optional(p.int({ min: 1, max: 4 }), STREAM_POST_POLICY.EVERYONE),
       message_retention_days: optional(p.json(checkRetention), null),
-      can_remove_subscribers_group_id: optional(p.int()),
+      can_remove_subscribers_group_id: optional(id()),
     },
     async handler({ app, realm, user, params }) {
       const principals = await resolvePrincipals(app.db.kysely, user, params.principals);

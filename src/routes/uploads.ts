@@ -1,5 +1,6 @@
 // Uploading files, listing and deleting one's uploads, and fetching uploaded files.
 import fs from 'node:fs';
+import { id } from '../http/ids.ts';
 import { route, SENT } from '../http/route.ts';
 import { p, path } from '../http/params.ts';
 import { attachmentsOfOwner, uploadSpaceUsed } from '../db/queries/attachments.ts';
@@ -35,7 +36,7 @@ export const uploadApiRoutes = [
     method: 'DELETE',
     path: '/attachments/{attachment_id}',
     auth: 'user',
-    params: { attachment_id: path(p.int()) },
+    params: { attachment_id: path(id()) },
     async handler({ app, user, params }) {
       await checkDeleteAttachment(app, user, params.attachment_id);
       return {};

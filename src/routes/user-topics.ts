@@ -1,6 +1,7 @@
 // A stream's topics, and the caller's muted, unmuted and followed topics.
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
+import { id } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { Stream } from '../db/schema.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
@@ -17,7 +18,7 @@ export const userTopicRoutes = [
     method: 'GET',
     path: '/users/me/{stream_id}/topics',
     auth: 'user',
-    params: { stream_id: path(p.int()), allow_empty_topic_name: optional(p.bool(), false) },
+    params: { stream_id: path(id()), allow_empty_topic_name: optional(p.bool(), false) },
     async handler({ app, user, params }) {
       const db = app.db.kysely;
       const { stream, sub } = await accessStreamById(db, user, params.stream_id);
@@ -32,7 +33,7 @@ export const userTopicRoutes = [
     path: '/user_topics',
     auth: 'user',
     params: {
-      stream_id: p.int(),
+      stream_id: id(),
       topic: topicParam(),
       visibility_policy: p.custom((raw, name) => {
         const n = Number(raw);
@@ -51,7 +52,7 @@ export const userTopicRoutes = [
     method: 'PATCH',
     path: '/users/me/subscriptions/muted_topics',
     auth: 'user',
-    params: { stream_id: optional(p.int()), stream: optional(p.string()), topic: topicParam(), op: p.oneOf(['add', 'remove'] as const) },
+    params: { stream_id: optional(id()), stream: optional(p.string()), topic: topicParam(), op: p.oneOf(['add', 'remove'] as const) },
     async handler({ app, user, params }) {
       const db = app.db.kysely;
       if (params.stream_id !== undefined && params.stream !== undefined) throw badRequest("Please choose one: 'stream' or 'stream_id'.");

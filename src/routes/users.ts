@@ -1,9 +1,11 @@
 // Users: listing, reading, creating, changing, deactivating and reactivating.
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
+import { id, isDbId } from '../http/ids.ts';
 import { maxMessageIdForUser, usersInRealm } from '../db/queries/users.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { realmUrl } from '../lib/realm.ts';
+import { badRequest } from '../lib/errors.ts';
 import { profileDataOfUsers } from '../lib/profile-fields.ts';
 import { checkProfileEntries } from '../actions/profile-fields.ts';
 import { presentUser } from '../presenters/user.ts';
@@ -13,6 +15,13 @@ const avatarParams = {
   client_external_avatar: optional(p.bool(), true),
   include_custom_profile_fields: optional(p.bool(), false),
 };
+
+/** A numeric path key past the ID range names no user. */
+function userIdFromPath(key: string): number {
+  const n = Number(key);
+  if (!isDbId(n)) throw badRequest('No such user');
+  return n;
+}
 
 export const userRoutes = [
   route({
@@ -54,7 +63,7 @@ export const userRoutes = [
     async handler({ app, realm, user, params }) {
       const key = params.user_id;
       const target = /^\d+$/.test(key)
-        ? await accessUserById(app.db.kysely, user, Number(key), { allowInactive: true })
+        ? await accessUserById(app.db.kysely, user, userIdFromPath(key), { allowInactive: true })
         : await accessUserByEmail(app.db.kysely, user, key, { allowInactive: true });
       const json = presentUser(target, { clientExternalAvatar: params.client_external_avatar, realmUrl: realmUrl(app.config, realm) });
       if (!params.include_custom_profile_fields) return { user: json };
@@ -76,7 +85,7 @@ export const userRoutes = [
     path: '/users/{user_id}',
     auth: 'user',
     params: {
-      user_id: path(p.int()),
+      user_id: path(id()),
       full_name: optional(p.string()),
       role: optional(p.int()),
       profile_data: optional(p.json(checkProfileEntries)),
@@ -91,7 +100,7 @@ export const userRoutes = [
     method: 'DELETE',
     path: '/users/{user_id}',
     auth: 'user',
-    params: { user_id: path(p.int()), deactivation_notification_comment: optional(p.string({ maxLength: 2000 })) },
+    params: { user_id: path(id()), deactivation_notification_comment: optional(p.string({ maxLength: 2000 })) },
     async handler({ app, user, params }) {
       const target = await accessUserById(app.db.kysely, user, params.user_id);
       await checkDeactivateUser(app, user, target);
@@ -102,7 +111,7 @@ export const userRoutes = [
     method: 'POST',
     path: '/users/{user_id}/reactivate',
     auth: 'user',
-    params: { user_id: path(p.int()) },
+    params: { user_id: path(id()) },
     async handler({ app, realm, user, params }) {
       const target = await accessUserById(app.db.kysely, user, params.user_id, { allowInactive: true });
       await checkReactivateUser(app, user, realm, target);

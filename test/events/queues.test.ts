@@ -8,6 +8,18 @@ import { encodeParams, startServer, type Account, type TestServer } from '../hel
 const poll = (s: TestServer, as: Account, queueId: unknown, lastEventId: number, extra: Record<string, unknown> = {}) =>
   s.ok('GET', '/api/v1/events', { queue_id: queueId, last_event_id: lastEventId, ...extra }, as);
 
+/**
+ * Resolves once the server holds a long-poll on the queue: a fixed delay would race with the
+ * request on a loaded machine (and the poll would then arrive after what it was meant to precede).
+ */
+async function untilPolling(s: TestServer, queueId: string, userId: number): Promise<void> {
+  for (let i = 0; i < 10000; i++) {
+    if (s.server.app.queues!.get(queueId, userId).waiter) return;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  throw new Error('the long-poll never reached the server');
+}
+
 const sendDm = (s: TestServer, to: Account[], content: string, as?: Account, extra: Record<string, unknown> = {}) =>
   s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify(to.map((a) => a.id)), content, ...extra }, as);
 
@@ -132,7 +144,7 @@ test('a new poll on the same queue ends the older one', async () => {
     const bob = await s.createUser('Bob');
     const reg = await s.ok('POST', '/api/v1/register', { event_types: ['message'] }, bob);
     const first = poll(s, bob, reg.queue_id, -1);
-    await new Promise((r) => setTimeout(r, 50));
+    await untilPolling(s, reg.queue_id, bob.id);
     const second = poll(s, bob, reg.queue_id, -1);
     assert.deepEqual((await first).events, []);
     await sendDm(s, [bob], 'x');
@@ -258,7 +270,7 @@ test('a client polling across a restart keeps its queue and loses no event', asy
     // A poll waiting at shutdown is answered (with nothing), so the shutdown is not held up.
     const idle = await s.ok('POST', '/api/v1/register', { event_types: ['realm_user'] }, bob);
     const waiting = poll(s, bob, idle.queue_id, -1);
-    await new Promise((r) => setTimeout(r, 50));
+    await untilPolling(s, idle.queue_id, bob.id);
     await s.server.close();
     assert.deepEqual((await waiting).events, []);
 

@@ -65,7 +65,8 @@ async function dropPostgres(adminUrl: string, url: string): Promise<void> {
   await c.end();
 }
 
-async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh PostgreSQL database next to the admin URL's, for one test. */
+export async function temporaryPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `parley_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

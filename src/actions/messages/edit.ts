@@ -6,6 +6,7 @@ import {
   deleteUserMessageRows,
   holdersOfAny,
   insertUserMessageRows,
+  lockMessage,
   messageHolders,
   moveMessages,
   prependEditHistory,
@@ -176,12 +177,14 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
 
     if (content !== undefined && rendered) {
       const r = rendered.result;
+      // The content and history as they are now: another edit may have committed since the checks.
+      const current = (await lockMessage(scope.tx, message.id, app.db.dialect)) ?? message;
       const entry: EditHistoryEntry = {
         user_id: user.id,
         timestamp: scope.now,
-        prev_content: message.content,
-        prev_rendered_content: message.rendered_content,
-        prev_rendered_content_version: message.rendered_content_version,
+        prev_content: current.content,
+        prev_rendered_content: current.rendered_content,
+        prev_rendered_content_version: current.rendered_content_version,
       };
       if (topicChanged) Object.assign(entry, { prev_topic: message.topic, topic: finalTopic });
       await updateMessage(scope.tx, message.id, {
@@ -192,7 +195,7 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
         has_attachment: r.uploadPaths.length > 0 ? 1 : 0,
         has_image: r.hasImage ? 1 : 0,
         last_edit_time: scope.now,
-        edit_history: withHistory(message, entry),
+        edit_history: withHistory(current, entry),
         topic: finalTopic,
       });
       // The edited content decides which uploads the message links.
@@ -205,12 +208,12 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
       await setMentionBits(scope.tx, message.id, wildcardBit ? holders : [], wildcardBit, mask);
       await setMentionBits(scope.tx, message.id, holders.filter((h) => rendered.mentionedUserIds.has(h)), FLAG_BITS.mentioned, 0);
       Object.assign(event, {
-        orig_content: message.content,
-        orig_rendered_content: message.rendered_content,
+        orig_content: current.content,
+        orig_rendered_content: current.rendered_content,
         content,
         rendered_content: r.html,
         is_me_message: r.isMeMessage,
-        prev_rendered_content_version: message.rendered_content_version,
+        prev_rendered_content_version: current.rendered_content_version,
       });
     }
 

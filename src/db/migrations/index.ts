@@ -9,6 +9,7 @@ import { migration as personal } from './0005_personal.ts';
 import { migration as groupsProfiles } from './0006_groups_profiles.ts';
 import { migration as admin } from './0007_admin.ts';
 import { migration as userTopics } from './0008_user_topics.ts';
+import { migration as hardening } from './0010_hardening.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   userTopics,
   groupsProfiles,
   admin,
+  hardening,
 ];

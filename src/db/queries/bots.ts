@@ -50,6 +50,6 @@ export async function streamNamesByIds(db: Q, ids: readonly number[]): Promise<M
 }
 
 export async function adminUserIds(db: Q, realmId: number): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('role', '<=', 200).execute();
+  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('role', '<=', 200).orderBy('id').execute();
   return rows.map((r) => r.id);
 }

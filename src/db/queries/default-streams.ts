@@ -83,7 +83,7 @@ export async function setGroupStream(tx: Tx, groupId: number, streamId: number, 
 }
 
 export async function defaultStreamGroupIdsOf(db: Q, streamId: number): Promise<number[]> {
-  const rows = await db.selectFrom('default_stream_group_streams').select('group_id').where('stream_id', '=', streamId).execute();
+  const rows = await db.selectFrom('default_stream_group_streams').select('group_id').where('stream_id', '=', streamId).orderBy('group_id').execute();
   return rows.map((r) => r.group_id);
 }
 
@@ -94,6 +94,6 @@ export async function removeStreamFromDefaults(tx: Tx, realmId: number, streamId
 }
 
 export async function activeNonGuestUserIds(db: Q, realmId: number): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('role', '!=', 600).execute();
+  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('role', '!=', 600).orderBy('id').execute();
   return rows.map((r) => r.id);
 }

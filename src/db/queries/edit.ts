@@ -1,6 +1,6 @@
 // Queries of message editing and moving: a topic's messages, row updates, access rows.
 import { sql, type Updateable } from 'kysely';
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Dialect, Tx } from '../database.ts';
 import type { Message, MessagesTable } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -15,6 +15,15 @@ export async function topicMessages(db: Q, streamId: number, topic: string, opts
     q = q.where((eb) => eb.exists(eb.selectFrom('user_messages as um').select('um.message_id').whereRef('um.message_id', '=', 'm.id').where('um.user_id', '=', uid)));
   }
   return q.orderBy('m.id').execute();
+}
+
+/**
+ * A message re-read inside the editing transaction, its row locked until commit on PostgreSQL, so
+ * that concurrent edits each see the one before (SQLite runs one write transaction at a time).
+ */
+export async function lockMessage(tx: Tx, id: number, dialect: Dialect): Promise<Message | undefined> {
+  const q = tx.selectFrom('messages').selectAll().where('id', '=', id);
+  return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export async function updateMessage(tx: Tx, id: number, values: Updateable<MessagesTable>): Promise<void> {

@@ -22,12 +22,16 @@ export async function changeFlag(tx: Tx, userId: number, messageIds: readonly nu
   return changed.sort((a, b) => a - b);
 }
 
-/** Rows for messages the user never received but may read (starring such a message). */
+/**
+ * Rows for messages the user never received but may read (starring such a message). A concurrent
+ * request may have added the same row since the caller looked: that row serves as well.
+ */
 export async function insertHistoricalRows(tx: Tx, userId: number, messageIds: readonly number[], flags: number): Promise<void> {
   if (messageIds.length === 0) return;
   await tx
     .insertInto('user_messages')
     .values(messageIds.map((message_id) => ({ user_id: userId, message_id, flags })))
+    .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
     .execute();
 }
 

@@ -163,6 +163,7 @@ export async function groupUses(db: Q, realmId: number, groupId: number): Promis
     .where('can_mention_group', '=', groupId)
     .where('id', '!=', groupId)
     .where('deactivated', '=', 0)
+    .orderBy('id')
     .execute();
   const streams = await db
     .selectFrom('streams')
@@ -170,6 +171,7 @@ export async function groupUses(db: Q, realmId: number, groupId: number): Promis
     .where('realm_id', '=', realmId)
     .where('can_remove_subscribers_group_id', '=', groupId)
     .where('deactivated', '=', 0)
+    .orderBy('id')
     .execute();
   return { groupIds: groups.map((g) => g.id), streamIds: streams.map((s) => s.id) };
 }

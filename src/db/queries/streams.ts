@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Dialect, Tx } from '../database.ts';
 import type { Stream, Subscription } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -25,7 +25,7 @@ export async function streamsInRealm(db: Q, realmId: number): Promise<Stream[]> 
 
 export async function streamsByIds(db: Q, realmId: number, ids: readonly number[]): Promise<Stream[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).execute();
+  return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).orderBy('id').execute();
 }
 
 export async function insertStream(tx: Tx, values: Omit<Stream, 'id' | 'recipient_id' | 'first_message_id'>): Promise<Stream> {
@@ -37,6 +37,14 @@ export async function insertStream(tx: Tx, values: Omit<Stream, 'id' | 'recipien
     .executeTakeFirstOrThrow();
   await tx.updateTable('streams').set({ recipient_id: recipient.id }).where('id', '=', id).execute();
   return { ...values, id, recipient_id: recipient.id, first_message_id: null };
+}
+
+/**
+ * Locks a stream's row until the transaction ends on PostgreSQL, so that concurrent changes to its
+ * subscriptions each see the other's (SQLite runs one write transaction at a time).
+ */
+export async function lockStream(tx: Tx, streamId: number, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await tx.selectFrom('streams').select('id').where('id', '=', streamId).forUpdate().execute();
 }
 
 export async function subscription(db: Q, userId: number, streamId: number): Promise<Subscription | undefined> {

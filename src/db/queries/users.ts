@@ -1,4 +1,4 @@
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Dialect, Tx } from '../database.ts';
 import type { NewUser, User, UserUpdate } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -9,6 +9,16 @@ export async function userByApiKey(db: Q, apiKey: string): Promise<User | undefi
 
 export async function userById(db: Q, realmId: number, id: number): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A user's row, locked until the transaction ends on PostgreSQL: actions that read and rewrite a
+ * user's own rows (settings, status, presence, alert words) take it first, so that concurrent
+ * requests of one user run one after the other (SQLite runs one write transaction at a time).
+ */
+export async function lockUser(tx: Tx, realmId: number, id: number, dialect: Dialect): Promise<User | undefined> {
+  const q = tx.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id);
+  return (dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /** By API email or real email, case-insensitively (emails are stored in lower case). */
@@ -24,7 +34,7 @@ export async function userByEmail(db: Q, realmId: number, email: string): Promis
 
 export async function usersByIds(db: Q, realmId: number, ids: readonly number[]): Promise<User[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).execute();
+  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).orderBy('id').execute();
 }
 
 export async function usersByEmails(db: Q, realmId: number, emails: readonly string[]): Promise<User[]> {
@@ -35,6 +45,7 @@ export async function usersByEmails(db: Q, realmId: number, emails: readonly str
     .selectAll()
     .where('realm_id', '=', realmId)
     .where((eb) => eb.or([eb('email', 'in', lower), eb('delivery_email', 'in', lower)]))
+    .orderBy('id')
     .execute();
 }
 
@@ -45,7 +56,7 @@ export async function usersInRealm(db: Q, realmId: number, opts: { includeInacti
 }
 
 export async function activeUserIdsInRealm(db: Q, realmId: number): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
+  const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 
