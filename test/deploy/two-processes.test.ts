@@ -49,9 +49,11 @@ async function serve(port: number, env: Record<string, string>): Promise<ChildPr
   throw new Error(`parley serve on port ${port} did not start`);
 }
 
-const stopped = (child: ChildProcess): Promise<void> => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+// A child killed by a signal has a null exitCode but a signalCode: either means it has exited.
+const stopped = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-test('two processes on PostgreSQL and Redis: delivery across them, and re-registering after one stops', { skip: adminUrl ? false : 'needs TEST_DATABASE_URL (PostgreSQL) and Redis' }, async () => {
+test('two processes on PostgreSQL and Redis: delivery across them, and re-registering after one stops', { skip: adminUrl ? false : 'needs TEST_DATABASE_URL (PostgreSQL) and Redis', timeout: 120_000 }, async () => {
   const name = `parley_two_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
