@@ -1,13 +1,18 @@
 // Event delivery: send-to-delivery latency to long-polling clients (median, p99), events
 // delivered per second, and how much memory each idle long-polling client costs the server.
-// Run: npx tsx bench/events.ts   (sizes: IDLE_CLIENTS, POLLERS, RATE messages/s, SECONDS)
+// Run: npx tsx bench/events.ts   (sizes: IDLE_CLIENTS, POLLERS, RATE messages/s, SECONDS,
+// WARMUP_SECONDS: sent at the same rate first and not measured, so the server's code is compiled)
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 
 const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 2000);
 const POLLERS = Number(process.env.POLLERS ?? 20);
 const RATE = Number(process.env.RATE ?? 200);
-const SECONDS = Number(process.env.SECONDS ?? 5);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 3);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 let base = '';
@@ -59,7 +64,29 @@ function ask<T>(child: ChildProcess, kind: string): Promise<T> {
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
+/**
+ * How long the disk under the server's data folder (os.tmpdir(), as in _events-server.ts) takes
+ * to flush a small append: a send waits for one such flush, so its tail is the send's floor.
+ */
+async function diskFlushes(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-disk-'));
+  const handle = await fs.promises.open(path.join(dir, 'probe'), 'a');
+  const times: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    await handle.write(Buffer.alloc(4096, i));
+    const t0 = performance.now();
+    await handle.datasync();
+    times.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await handle.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  times.sort((a, b) => a - b);
+  return `median ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${times[times.length - 1]!.toFixed(1)} ms`;
+}
+
 async function main(): Promise<void> {
+  console.log(`disk flushes in ${os.tmpdir()} (400 appends of 4 KB, each flushed): ${await diskFlushes()}`);
   const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
   const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
   base = `${ready.url}/api/v1`;
@@ -104,7 +131,7 @@ async function main(): Promise<void> {
       const wall = performance.timeOrigin + now;
       for (const e of r.body.events as { id: number; type: string; message?: { content: string } }[]) {
         last = Math.max(last, e.id);
-        if (e.type !== 'message' || !e.message) continue;
+        if (e.type !== 'message' || !e.message || e.message.content.startsWith('warm-up')) continue;
         const t0 = sentAt.get(e.message.content);
         if (t0 !== undefined) latencies.push(now - t0);
         received.push([e.message.content, wall]);
@@ -113,6 +140,14 @@ async function main(): Promise<void> {
     }
   });
   await new Promise((r) => setTimeout(r, 300));
+  const warmUpStart = performance.now();
+  const warmUps: Promise<Reply>[] = [];
+  for (let i = 0; i < RATE * WARMUP_SECONDS; i++) {
+    const wait = warmUpStart + (i * 1000) / RATE - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    warmUps.push(call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: `warm-up ${i}` }));
+  }
+  await Promise.all(warmUps);
   const total = RATE * SECONDS;
   const start = performance.now();
   const sends: Promise<Reply>[] = [];

@@ -35,9 +35,13 @@ export async function runAction<T>(app: AppContext, fn: (scope: ActionScope) => 
       if (app.db.dialect === 'postgres' && attempt < ATTEMPTS && typeof code === 'string' && RETRYABLE.has(code)) continue;
       throw err;
     }
+    // Published at once, in commit order, so that a register racing this action sees each
+    // change either in its snapshot or as an event; no client is answered (route.ts) until
+    // the change is on disk.
     for (const { event, userIds } of pending) {
       if (userIds.length > 0) app.events.publish(event, userIds);
     }
+    await app.db.sync();
     return result;
   }
 }

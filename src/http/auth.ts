@@ -2,10 +2,74 @@
 // (API email and API key).
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { realmBySubdomain } from '../db/queries/realms.ts';
 import { userByApiKey } from '../db/queries/users.ts';
 import { ApiError } from '../lib/errors.ts';
+
+/**
+ * Every request reads its realm and user; most requests are long-polls and sends by the same
+ * few users. Where this process sees every write to users and realms (SQLite), what it read is
+ * kept until such a write runs; a read that raced a write is not kept. Callers get copies.
+ */
+class IdentityCache {
+  static readonly MAX = 10_000;
+  readonly #writes: () => number;
+  #seen = -1;
+  readonly #realms = new Map<string, Realm>();
+  readonly #users = new Map<string, User>();
+
+  constructor(writes: () => number) {
+    this.#writes = writes;
+  }
+
+  realm(subdomain: string, load: () => Promise<Realm | undefined>): Promise<Realm | undefined> {
+    return this.#get(this.#realms, subdomain, load);
+  }
+
+  user(apiKey: string, load: () => Promise<User | undefined>): Promise<User | undefined> {
+    return this.#get(this.#users, apiKey, load);
+  }
+
+  async #get<T extends object>(map: Map<string, T>, key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const writes = this.#writes();
+    if (writes !== this.#seen) {
+      this.#realms.clear();
+      this.#users.clear();
+      this.#seen = writes;
+    }
+    const hit = map.get(key);
+    if (hit) return { ...hit };
+    const value = await load();
+    if (value && this.#writes() === writes && this.#seen === writes) {
+      if (map.size >= IdentityCache.MAX) map.clear();
+      map.set(key, value);
+    }
+    return value && { ...value };
+  }
+}
+
+const caches = new WeakMap<Db, IdentityCache | null>();
+
+function identityCache(db: Db): IdentityCache | null {
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = db.identityWrites ? new IdentityCache(db.identityWrites) : null;
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+function loadRealm(app: AppContext, subdomain: string): Promise<Realm | undefined> {
+  const load = () => realmBySubdomain(app.db.kysely, subdomain);
+  return identityCache(app.db)?.realm(subdomain, load) ?? load();
+}
+
+function loadUser(app: AppContext, apiKey: string): Promise<User | undefined> {
+  const load = () => userByApiKey(app.db.kysely, apiKey);
+  return identityCache(app.db)?.user(apiKey, load) ?? load();
+}
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
@@ -23,7 +87,7 @@ export function subdomainOf(hostHeader: string | undefined, externalHost: string
 
 export async function realmForRequest(app: AppContext, request: FastifyRequest): Promise<Realm> {
   const subdomain = subdomainOf(request.headers.host, app.config.externalHost);
-  const realm = await realmBySubdomain(app.db.kysely, subdomain);
+  const realm = await loadRealm(app, subdomain);
   if (!realm) throw new ApiError(`There is no organization at ${request.headers.host ?? 'this address'}`, 'BAD_REQUEST', 404);
   if (realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
   return realm;
@@ -45,7 +109,7 @@ export async function authenticate(
   mode: 'user' | 'optional' | 'none' | 'server',
 ): Promise<{ realm: Realm | null; user: User | null }> {
   if (mode === 'server') {
-    const realm = await realmBySubdomain(app.db.kysely, subdomainOf(request.headers.host, app.config.externalHost));
+    const realm = await loadRealm(app, subdomainOf(request.headers.host, app.config.externalHost));
     return { realm: realm && !realm.deactivated ? realm : null, user: null };
   }
   const realm = await realmForRequest(app, request);
@@ -55,7 +119,7 @@ export async function authenticate(
     if (mode === 'optional' && !request.headers.authorization) return { realm, user: null };
     throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
   }
-  const user = await userByApiKey(app.db.kysely, creds.password);
+  const user = await loadUser(app, creds.password);
   const email = creds.username.toLowerCase();
   if (!user || user.realm_id !== realm.id || (user.email !== email && user.delivery_email !== email)) {
     throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);

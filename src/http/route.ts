@@ -69,7 +69,15 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
           http: request,
           reply,
         };
-        const result = await r.handler(apiReq);
+        let result: HandlerResult;
+        try {
+          result = await r.handler(apiReq);
+        } finally {
+          // Nothing is answered, success or not, before what it wrote or read is on disk: a
+          // long-poll's events or a read of a message just sent wait for the same flush as the
+          // sender (and for nothing when no commit is waiting for one).
+          await app.db.sync();
+        }
         if (result === SENT) return reply;
         const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;

@@ -4,7 +4,6 @@ import type { Realm, Stream, User } from '../../db/schema.ts';
 import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../db/queries/messages.ts';
 import { dmRecipient } from '../../db/queries/recipients.ts';
 import { subscriberIds, subscription } from '../../db/queries/streams.ts';
-import { usersByIds } from '../../db/queries/users.ts';
 import { canPostToStream, canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
@@ -148,7 +147,10 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       list.push(userId);
       byFlags.set(flags, list);
     }
-    const activeReceivers = new Set((await usersByIds(scope.tx, realm.id, [...flagsByUser.keys()])).filter((u) => u.is_active).map((u) => u.id));
+    // Stream receivers are active subscribers and direct recipients were checked above; a
+    // deactivated sender (a scheduled message outliving its author) gets no event.
+    const activeReceivers = new Set(flagsByUser.keys());
+    if (!sender.is_active) activeReceivers.delete(sender.id);
     for (const [flags, userIds] of byFlags) {
       scope.emit(
         {

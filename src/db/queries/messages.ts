@@ -1,4 +1,5 @@
-import type { Conn, Tx } from '../database.ts';
+import { CompiledQuery } from 'kysely';
+import { isSqlite, type Conn, type Tx } from '../database.ts';
 import type { Message } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -9,6 +10,13 @@ export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promis
 }
 
 export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser: Map<number, number>): Promise<void> {
+  if (isSqlite(tx)) {
+    // SQLite runs a VALUES list of many rows several times slower than the same rows inserted
+    // one by one through one prepared statement.
+    const one = tx.insertInto('user_messages').values({ user_id: 0, message_id: 0, flags: 0 }).compile();
+    for (const [userId, flags] of flagsByUser) await tx.executeQuery(CompiledQuery.raw(one.sql, [userId, messageId, flags]));
+    return;
+  }
   const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
   // Stay well under SQLite's limit on bound parameters per statement.
   for (let i = 0; i < rows.length; i += 500) {
