@@ -96,9 +96,11 @@ async function workload(name: string, bases: string[], owner: Account): Promise<
   const latencies: number[] = [];
   let delivered = 0;
   let stop = false;
+  // Every poller has its queue before the first message is sent.
+  const queues = await Promise.all(users.map((u, i) => call(bases[i % bases.length]!, u, 'POST', '/register', { event_types: ['message'] })));
   const pollers = users.map(async (u, i) => {
     const base = bases[i % bases.length]!;
-    const q = await call(base, u, 'POST', '/register', { event_types: ['message'] });
+    const q = queues[i]!;
     let last = q.last_event_id as number;
     while (!stop) {
       const r = await call(base, u, 'GET', '/events', { queue_id: q.queue_id, last_event_id: last });

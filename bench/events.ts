@@ -88,6 +88,8 @@ async function diskFlushes(): Promise<string> {
 async function main(): Promise<void> {
   console.log(`disk flushes in ${os.tmpdir()} (400 appends of 4 KB, each flushed): ${await diskFlushes()}`);
   const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
+  // A failed run (EMFILE past the open-files limit, say) must not leave the server behind.
+  process.on('exit', () => child.kill());
   const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
   base = `${ready.url}/api/v1`;
   const owner = `${ready.ownerEmail}:${ready.ownerKey}`;
