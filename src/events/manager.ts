@@ -38,7 +38,11 @@ export function clientForms(event: BaseEvent, client: ClientOptions): BaseEvent[
 
 export class QueueManager implements EventHub {
   private readonly queues = new Map<string, EventQueue>();
-  private readonly byUser = new Map<number, Set<EventQueue>>();
+  /**
+   * Each user's queues by the event types they asked for ('*': every type), so that publishing
+   * visits only the queues that want the event, however many idle queues the user has.
+   */
+  private readonly byUser = new Map<number, Map<string, Set<EventQueue>>>();
   /** Queues with all_public_streams, by realm: they get public stream messages they did not receive. */
   private readonly publicStreams = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout | null = null;
@@ -66,9 +70,13 @@ export class QueueManager implements EventHub {
     const q = new EventQueue(data);
     this.queues.set(data.id, q);
     this.directory?.claim(data.id);
-    let set = this.byUser.get(data.client.userId);
-    if (!set) this.byUser.set(data.client.userId, (set = new Set()));
-    set.add(q);
+    let byType = this.byUser.get(data.client.userId);
+    if (!byType) this.byUser.set(data.client.userId, (byType = new Map()));
+    for (const type of data.eventTypes ?? ['*']) {
+      let set = byType.get(type);
+      if (!set) byType.set(type, (set = new Set()));
+      set.add(q);
+    }
     if (data.client.allPublicStreams) {
       let pub = this.publicStreams.get(data.client.realmId);
       if (!pub) this.publicStreams.set(data.client.realmId, (pub = new Set()));
@@ -102,8 +110,12 @@ export class QueueManager implements EventHub {
     this.stopHeartbeat(q);
     this.queues.delete(q.id);
     this.directory?.release(q.id);
-    this.byUser.get(q.data.client.userId)?.delete(q);
-    if (this.byUser.get(q.data.client.userId)?.size === 0) this.byUser.delete(q.data.client.userId);
+    const byType = this.byUser.get(q.data.client.userId);
+    for (const type of q.data.eventTypes ?? ['*']) {
+      byType?.get(type)?.delete(q);
+      if (byType?.get(type)?.size === 0) byType.delete(type);
+    }
+    if (byType?.size === 0) this.byUser.delete(q.data.client.userId);
     this.publicStreams.get(q.data.client.realmId)?.delete(q);
   }
 
@@ -114,9 +126,9 @@ export class QueueManager implements EventHub {
     const publicQueues = event.type === 'message' && m.public_stream && m.message.type === 'stream' ? this.publicStreams.get(m.realm_id) : undefined;
     // Only needed when all_public_streams queues may get the message a second way.
     const seen = publicQueues?.size ? new Set<EventQueue>() : null;
+    const types = ['*', event.type, ...(family?.alsoAs ?? [])];
     for (const userId of userIds) {
-      for (const q of this.byUser.get(userId) ?? []) {
-        if (!q.wants(event.type) && !family?.alsoAs?.some((t) => q.wants(t))) continue;
+      for (const q of this.queuesWanting(userId, types)) {
         seen?.add(q);
         this.deliver(q, event, family, forms);
       }
@@ -129,6 +141,15 @@ export class QueueManager implements EventHub {
         if (!seen.has(q)) this.deliver(q, unflagged, family, unflaggedForms);
       }
     }
+  }
+
+  /** The user's queues that asked for any of these types, each once. */
+  private queuesWanting(userId: number, types: string[]): Iterable<EventQueue> {
+    const byType = this.byUser.get(userId);
+    if (!byType) return [];
+    const sets = types.flatMap((t) => byType.get(t) ?? []);
+    if (sets.length <= 1) return sets[0] ?? [];
+    return new Set(sets.flatMap((set) => [...set]));
   }
 
   private deliver(q: EventQueue, event: BaseEvent, family: EventFamily | undefined, forms: Map<string, BaseEvent[]>): void {
