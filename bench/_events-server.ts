@@ -28,6 +28,14 @@ const server = await createServer(config, {
   },
 });
 const url = await server.listen();
+// How long each wait for the disk took (a send's, a poll's), to tell the disk's stalls from ours.
+const syncWaits: number[] = [];
+const sync = server.app.db.sync.bind(server.app.db);
+server.app.db.sync = async () => {
+  const t0 = performance.now();
+  await sync();
+  syncWaits.push(performance.now() - t0);
+};
 const realm = await checkCreateRealm(server.app, {
   name: 'Bench', subdomain: '', ownerEmail: 'owner@example.com', ownerName: 'Owner', ownerPassword: 'owner-password',
 });
@@ -56,6 +64,8 @@ process.on('message', (msg: { kind: string }) => {
       else process.send!({ kind: 'publish-only', seconds: (performance.now() - start) / 1000 });
     };
     tick();
+  } else if (msg.kind === 'sync-waits') {
+    process.send!({ kind: 'sync-waits', waits: syncWaits.splice(0) });
   } else if (msg.kind === 'published') {
     process.send!({ kind: 'published', times: Object.fromEntries(publishedAt) });
   } else if (msg.kind === 'stop') {

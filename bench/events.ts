@@ -150,6 +150,7 @@ async function main(): Promise<void> {
     warmUps.push(call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: `warm-up ${i}` }));
   }
   await Promise.all(warmUps);
+  await ask(child, 'sync-waits'); // from here on
   const total = RATE * SECONDS;
   const start = performance.now();
   const sends: Promise<Reply>[] = [];
@@ -178,6 +179,10 @@ async function main(): Promise<void> {
   );
   console.log(
     `  of which publish (after commit) to delivery: median ${percentile(queueLatencies, 50).toFixed(1)} ms, p99 ${percentile(queueLatencies, 99).toFixed(1)} ms`,
+  );
+  const waits = (await ask<{ waits: number[] }>(child, 'sync-waits')).waits.filter((w) => w > 0.05).sort((a, b) => a - b);
+  console.log(
+    `  requests that waited for the disk: ${waits.length}, waiting median ${percentile(waits, 50).toFixed(1)} ms, p99 ${percentile(waits, 99).toFixed(1)} ms, max ${(waits.at(-1) ?? 0).toFixed(1)} ms`,
   );
 
   // 3. The event system alone: message events published straight to the queues at PUBLISH_RATE/s.
