@@ -14,7 +14,7 @@ import { checkFullName } from '../lib/validate.ts';
 import { botStreamIds, presentBot, presentServices, type BotJson } from '../presenters/bot.ts';
 import { presentUser } from '../presenters/user.ts';
 import { emitActivationGroupChange } from './user-groups.ts';
-import { emitPeerChanges } from './users.ts';
+import { doDeactivateBot, emitPeerChanges } from './users.ts';
 import { runAction } from './action.ts';
 import { doCreateUser } from './users.ts';
 
@@ -217,12 +217,7 @@ export async function checkDeactivateBot(app: AppContext, caller: User, realm: R
   await runAction(app, async (scope) => {
     const bot = await accessBot(scope.tx, caller, botId);
     if (!bot.is_active) throw badRequest('No such bot');
-    const everyone = await activeUserIdsInRealm(scope.tx, realm.id);
-    await updateUser(scope.tx, bot.id, { is_active: 0 });
-    scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: bot.id, full_name: bot.full_name } }, everyone);
-    scope.emit({ type: 'realm_bot', op: 'remove', bot: { user_id: bot.id, full_name: bot.full_name } }, everyone);
-    await emitPeerChanges(scope, bot.id, 'peer_remove');
-    await emitActivationGroupChange(scope, bot, false);
+    await doDeactivateBot(scope, bot, await activeUserIdsInRealm(scope.tx, realm.id));
   });
 }
 

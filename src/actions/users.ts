@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
+import { botRows } from '../db/queries/bots.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
 import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
 import { subscriptionsOfUser } from '../db/queries/streams.ts';
@@ -149,7 +150,20 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
     await emitActivationGroupChange(scope, target, false);
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);
+    // Their bots stop with them (and stay stopped if they come back).
+    for (const { user: bot } of await botRows(scope.tx, target.realm_id, target.id)) {
+      if (bot.is_active) await doDeactivateBot(scope, bot, recipients);
+    }
   });
+}
+
+/** Deactivates a bot, telling `everyone` (the realm's active users). */
+export async function doDeactivateBot(scope: ActionScope, bot: User, everyone: number[]): Promise<void> {
+  await updateUser(scope.tx, bot.id, { is_active: 0 });
+  scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: bot.id, full_name: bot.full_name } }, everyone);
+  scope.emit({ type: 'realm_bot', op: 'remove', bot: { user_id: bot.id, full_name: bot.full_name } }, everyone);
+  await emitPeerChanges(scope, bot.id, 'peer_remove');
+  await emitActivationGroupChange(scope, bot, false);
 }
 
 export async function checkReactivateUser(app: AppContext, caller: User, realm: Realm, target: User): Promise<void> {

@@ -123,6 +123,35 @@ test('realm_bot add, update, api key, remove (with the realm_user events) for th
   }
 });
 
+test('deactivating a user deactivates the bots they own, and reactivating them does not bring the bots back', async () => {
+  const s = await startServer();
+  try {
+    const bob = await s.createUser('Bob');
+    const admin = await s.createUser('Ada', { role: 200 });
+    const made = await s.ok('POST', '/api/v1/bots', { full_name: 'Build Bot', short_name: 'build' }, bob);
+    const bot = { id: made.user_id as number, email: 'build-bot@localhost', apiKey: made.api_key as string };
+    await s.ok('GET', '/api/v1/users/me', {}, bot);
+    const gone = await verifyAction(s, admin, () => s.ok('DELETE', `/api/v1/users/${bob.id}`, {}, admin));
+    assert.deepEqual(kinds(gone), [
+      'subscription:peer_remove',
+      'user_group:remove_members',
+      'user_group:remove_members',
+      'realm_user:remove',
+      'realm_user:remove',
+      'realm_bot:remove',
+      'subscription:peer_remove',
+      'user_group:remove_members',
+      'user_group:remove_members',
+    ]);
+    assert.equal((await s.api('GET', '/api/v1/users/me', {}, { as: bot })).body.code, 'USER_DEACTIVATED');
+    assert.equal((await s.ok('GET', `/api/v1/users/${bot.id}`, {}, admin)).user.is_active, false);
+    await s.ok('POST', `/api/v1/users/${bob.id}/reactivate`, {}, admin);
+    assert.equal((await s.api('GET', '/api/v1/users/me', {}, { as: bot })).body.code, 'USER_DEACTIVATED');
+  } finally {
+    await s.close();
+  }
+});
+
 test('custom_profile_fields, and realm_user updates of a custom profile field value', async () => {
   const s = await startServer();
   try {
