@@ -67,9 +67,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
   const wal = new WalSync(`${file.name}-wal`);
   const statements = new StatementCache(file, () => wal.written());
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-  // data_version moves when another connection (a CLI command, say) commits to the file.
+  // data_version moves when another connection (a CLI command, say) commits to the file. It is
+  // read once per turn of the event loop: a commit elsewhere is seen from the next turn on.
   const dataVersion = file.prepare('pragma data_version').pluck();
-  const identityWrites = () => statements.identityWrites + (dataVersion.get() as number);
+  let otherCommits: number | null = null;
+  const identityWrites = () => {
+    if (otherCommits === null) {
+      otherCommits = dataVersion.get() as number;
+      setImmediate(() => (otherCommits = null));
+    }
+    return statements.identityWrites + otherCommits;
+  };
   const db: Db = {
     kysely,
     dialect: 'sqlite',

@@ -1,6 +1,6 @@
 // Sending a message to a stream topic or to a set of users.
 import type { AppContext } from '../../context.ts';
-import type { Realm, Stream, User } from '../../db/schema.ts';
+import type { Message, Realm, Stream, User } from '../../db/schema.ts';
 import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../db/queries/messages.ts';
 import { dmRecipient } from '../../db/queries/recipients.ts';
 import { subscriberIds, subscription } from '../../db/queries/streams.ts';
@@ -94,7 +94,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       recipientId = (await dmRecipient(scope.tx, realm.id, ids)).id;
       receivers = ids;
     }
-    const id = await insertMessage(scope.tx, {
+    const row: Omit<Message, 'id'> = {
       realm_id: realm.id,
       sender_id: sender.id,
       recipient_id: recipientId,
@@ -111,8 +111,10 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       has_link: rendered.links.length > 0 ? 1 : 0,
       has_attachment: rendered.uploadPaths.length > 0 ? 1 : 0,
       has_image: rendered.hasImage ? 1 : 0,
-    });
-    if (a.type === 'stream' && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
+    };
+    const id = await insertMessage(scope.tx, row);
+    // A stream that had messages when the request began has its first one already.
+    if (a.type === 'stream' && a.stream.first_message_id === null && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
       scope.emit(
         { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: a.stream.id, name: a.stream.name },
         await usersWhoCanSeeStream(scope.tx, a.stream),
@@ -138,7 +140,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     if (input.inTransaction) await input.inTransaction(scope, id);
 
     // One event per distinct set of flags: the message is the same, the flags are the receiver's.
-    const message = (await scope.tx.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    const message: Message = { id, ...row };
     const rel = (await loadMessageRelations(scope.tx, realm, url, [message])).get(id)!;
     const json = presentMessage(message, rel, { applyMarkdown: true, clientExternalAvatar: false });
     const byFlags = new Map<number, number[]>();
