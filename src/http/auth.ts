@@ -42,7 +42,7 @@ class IdentityCache {
     const hit = map.get(key);
     if (hit) return { ...hit };
     const value = await load();
-    if (value && this.#writes() === writes && this.#seen === writes) {
+    if (value && this.#writes() === writes) {
       if (map.size >= IdentityCache.MAX) map.clear();
       map.set(key, value);
     }

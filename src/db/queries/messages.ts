@@ -9,12 +9,15 @@ export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promis
   return row.id;
 }
 
+/** SQLite's one-row insert into user_messages, compiled on first use. */
+let oneUserMessageSql: string | null = null;
+
 export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser: Map<number, number>): Promise<void> {
   if (isSqlite(tx)) {
     // SQLite runs a VALUES list of many rows several times slower than the same rows inserted
     // one by one through one prepared statement.
-    const one = tx.insertInto('user_messages').values({ user_id: 0, message_id: 0, flags: 0 }).compile();
-    for (const [userId, flags] of flagsByUser) await tx.executeQuery(CompiledQuery.raw(one.sql, [userId, messageId, flags]));
+    oneUserMessageSql ??= tx.insertInto('user_messages').values({ user_id: 0, message_id: 0, flags: 0 }).compile().sql;
+    for (const [userId, flags] of flagsByUser) await tx.executeQuery(CompiledQuery.raw(oneUserMessageSql, [userId, messageId, flags]));
     return;
   }
   const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
