@@ -1,6 +1,7 @@
 // The server side of bench/events.ts: a Parley process on a temporary SQLite database that
 // answers memory questions over IPC. Run by bench/events.ts, not directly.
 import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../src/app.ts';
@@ -40,6 +41,8 @@ const realm = await checkCreateRealm(server.app, {
   name: 'Bench', subdomain: '', ownerEmail: 'owner@example.com', ownerName: 'Owner', ownerPassword: 'owner-password',
 });
 
+const profiler = new inspector.Session();
+
 process.on('message', (msg: { kind: string }) => {
   if (msg.kind === 'memory') {
     globalThis.gc?.();
@@ -64,6 +67,14 @@ process.on('message', (msg: { kind: string }) => {
       else process.send!({ kind: 'publish-only', seconds: (performance.now() - start) / 1000 });
     };
     tick();
+  } else if (msg.kind === 'profile-start') {
+    void profiler.connect();
+    void profiler.post('Profiler.enable').then(() => profiler.post('Profiler.start')).then(() => process.send!({ kind: 'profile-start' }));
+  } else if (msg.kind === 'profile-stop') {
+    void profiler.post('Profiler.stop').then(({ profile }) => {
+      fs.writeFileSync(process.env.CPU_PROFILE!, JSON.stringify(profile));
+      process.send!({ kind: 'profile-stop' });
+    });
   } else if (msg.kind === 'sync-waits') {
     process.send!({ kind: 'sync-waits', waits: syncWaits.splice(0) });
   } else if (msg.kind === 'published') {

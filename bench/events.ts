@@ -1,7 +1,9 @@
 // Event delivery: send-to-delivery latency to long-polling clients (median, p99), events
 // delivered per second, and how much memory each idle long-polling client costs the server.
-// Run: npx tsx bench/events.ts   (sizes: IDLE_CLIENTS, POLLERS, RATE messages/s, SECONDS,
-// WARMUP_SECONDS: sent at the same rate first and not measured, so the server's code is compiled)
+// Run: npx tsx bench/events.ts   (sizes: IDLE_CLIENTS, POLLERS, RATE messages/s, SECONDS a round,
+// ROUNDS measured one after the other (the figures of one vary with the machine's noise),
+// WARMUP_SECONDS: sent at the same rate first and not measured, so the server's code is compiled;
+// CPU_PROFILE=file.cpuprofile: the server's CPU profile of the measured sends, for Chrome's DevTools)
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,6 +14,7 @@ const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 2000);
 const POLLERS = Number(process.env.POLLERS ?? 20);
 const RATE = Number(process.env.RATE ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 3);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -118,11 +121,10 @@ async function main(): Promise<void> {
   const heapPerClient = (after.heapUsed - before.heapUsed) / IDLE_CLIENTS;
   console.log(`idle long-polls: ${IDLE_CLIENTS} clients held (${after.queues} queues); server RSS +${(perClient / 1024).toFixed(1)} KB per client, JS heap +${(heapPerClient / 1024).toFixed(1)} KB per client`);
 
-  // 2. Latency and throughput: the owner sends RATE messages/s; every poller receives each one.
+  // 2. Latency and throughput: the owner sends RATE messages/s for SECONDS, ROUNDS times over;
+  // every poller receives each one. Each round is reported, then the median of the rounds.
   const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
-  const received: [string, number][] = [];
-  let delivered = 0;
+  const received: [string, number][] = []; // content, when a poller had it (performance.now())
   let running = true;
   const pollers = users.map(async (who) => {
     const reg = await call('POST', '/register', who, { event_types: ['message'], fetch_event_types: [] });
@@ -130,14 +132,9 @@ async function main(): Promise<void> {
     while (running) {
       const r = await call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: last });
       const now = performance.now();
-      const wall = performance.timeOrigin + now;
       for (const e of r.body.events as { id: number; type: string; message?: { content: string } }[]) {
         last = Math.max(last, e.id);
-        if (e.type !== 'message' || !e.message || e.message.content.startsWith('warm-up')) continue;
-        const t0 = sentAt.get(e.message.content);
-        if (t0 !== undefined) latencies.push(now - t0);
-        received.push([e.message.content, wall]);
-        delivered++;
+        if (e.type === 'message' && e.message && sentAt.has(e.message.content)) received.push([e.message.content, now]);
       }
     }
   });
@@ -150,45 +147,59 @@ async function main(): Promise<void> {
     warmUps.push(call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: `warm-up ${i}` }));
   }
   await Promise.all(warmUps);
-  await ask(child, 'sync-waits'); // from here on
+  if (process.env.CPU_PROFILE) await ask(child, 'profile-start');
   const total = RATE * SECONDS;
-  const start = performance.now();
-  const sends: Promise<Reply>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const content = `m${i}`;
-    sentAt.set(content, performance.now());
-    sends.push(call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content }));
+  const rounds: { median: number; p99: number }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    received.length = 0;
+    await ask(child, 'sync-waits'); // from here on
+    const start = performance.now();
+    const sends: Promise<Reply>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const content = `r${round}m${i}`;
+      sentAt.set(content, performance.now());
+      sends.push(call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content }));
+    }
+    await Promise.all(sends);
+    const sendSeconds = (performance.now() - start) / 1000;
+    await new Promise((r) => setTimeout(r, 500));
+    const latencies = received.map(([content, at]) => at - sentAt.get(content)!).sort((a, b) => a - b);
+    const { times } = await ask<{ times: Record<string, number> }>(child, 'published');
+    const queueLatencies = received.map(([content, at]) => performance.timeOrigin + at - times[content]!).sort((a, b) => a - b);
+    const waits = (await ask<{ waits: number[] }>(child, 'sync-waits')).waits.filter((w) => w > 0.05).sort((a, b) => a - b);
+    rounds.push({ median: percentile(latencies, 50), p99: percentile(latencies, 99) });
+    console.log(
+      `delivery, round ${round}: ${total} messages at ${RATE}/s (achieved ${(total / sendSeconds).toFixed(0)}/s) to ${POLLERS} long-polling clients: ` +
+        `${received.length} of ${total * POLLERS} delivered, median ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
+        `${(received.length / sendSeconds).toFixed(0)} events delivered/s`,
+    );
+    console.log(
+      `  of which publish (after commit) to delivery: median ${percentile(queueLatencies, 50).toFixed(1)} ms, p99 ${percentile(queueLatencies, 99).toFixed(1)} ms; ` +
+        `requests that waited for the disk: ${waits.length}, waiting median ${percentile(waits, 50).toFixed(1)} ms, p99 ${percentile(waits, 99).toFixed(1)} ms, max ${(waits.at(-1) ?? 0).toFixed(1)} ms`,
+    );
   }
-  await Promise.all(sends);
-  const sendSeconds = (performance.now() - start) / 1000;
-  await new Promise((r) => setTimeout(r, 500));
+  if (process.env.CPU_PROFILE) {
+    await ask(child, 'profile-stop');
+    console.log(`server CPU profile of the measured sends: ${process.env.CPU_PROFILE}`);
+  }
   running = false;
   // Wake the pollers so they stop.
   await call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: 'stop' });
   await Promise.all(pollers);
-  latencies.sort((a, b) => a - b);
-  const { times } = await ask<{ times: Record<string, number> }>(child, 'published');
-  const queueLatencies = received.flatMap(([content, at]) => (times[content] === undefined ? [] : [at - times[content]!])).sort((a, b) => a - b);
+  const middle = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const p99s = rounds.map((r) => r.p99);
   console.log(
-    `delivery: ${total} messages at ${RATE}/s (achieved ${(total / sendSeconds).toFixed(0)}/s) to ${POLLERS} long-polling clients: ` +
-      `median ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
-      `${(delivered / sendSeconds).toFixed(0)} events delivered/s`,
-  );
-  console.log(
-    `  of which publish (after commit) to delivery: median ${percentile(queueLatencies, 50).toFixed(1)} ms, p99 ${percentile(queueLatencies, 99).toFixed(1)} ms`,
-  );
-  const waits = (await ask<{ waits: number[] }>(child, 'sync-waits')).waits.filter((w) => w > 0.05).sort((a, b) => a - b);
-  console.log(
-    `  requests that waited for the disk: ${waits.length}, waiting median ${percentile(waits, 50).toFixed(1)} ms, p99 ${percentile(waits, 99).toFixed(1)} ms, max ${(waits.at(-1) ?? 0).toFixed(1)} ms`,
+    `delivery over ${ROUNDS} rounds: median of medians ${middle(rounds.map((r) => r.median)).toFixed(1)} ms; ` +
+      `median p99 ${middle([...p99s]).toFixed(1)} ms (rounds: ${p99s.map((x) => x.toFixed(1)).join(', ')} ms)`,
   );
 
   // 3. The event system alone: message events published straight to the queues at PUBLISH_RATE/s.
   const publishRate = Number(process.env.PUBLISH_RATE ?? 200);
   running = true;
-  received.length = 0;
+  const receivedOnly: [string, number][] = [];
   let deliveredOnly = 0;
   const pollers2 = users.map(async (who) => {
     const reg = await call('POST', '/register', who, { event_types: ['message'], fetch_event_types: [] });
@@ -199,7 +210,7 @@ async function main(): Promise<void> {
       for (const e of r.body.events as { id: number; type: string; message?: { content: string } }[]) {
         last = Math.max(last, e.id);
         if (e.type !== 'message' || !e.message) continue;
-        received.push([e.message.content, wall]);
+        receivedOnly.push([e.message.content, wall]);
         deliveredOnly++;
       }
     }
@@ -219,7 +230,7 @@ async function main(): Promise<void> {
   await call('POST', '/messages', owner, { type: 'stream', to: 'bench', topic: 'load', content: 'stop' });
   await Promise.all(pollers2);
   const { times: times2 } = await ask<{ times: Record<string, number> }>(child, 'published');
-  const onlyLatencies = received.flatMap(([content, at]) => (times2[content] === undefined ? [] : [at - times2[content]!])).sort((a, b) => a - b);
+  const onlyLatencies = receivedOnly.flatMap(([content, at]) => (times2[content] === undefined ? [] : [at - times2[content]!])).sort((a, b) => a - b);
   console.log(
     `publish-only: ${publishRate} message events/s for ${SECONDS} s to ${POLLERS} long-polling clients: ` +
       `median ${percentile(onlyLatencies, 50).toFixed(1)} ms, p99 ${percentile(onlyLatencies, 99).toFixed(1)} ms, ` +
