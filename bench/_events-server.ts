@@ -2,6 +2,7 @@
 // answers memory questions over IPC. Run by bench/events.ts, not directly.
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../src/app.ts';
@@ -42,6 +43,9 @@ const realm = await checkCreateRealm(server.app, {
 });
 
 const profiler = new inspector.Session();
+// How late the server's event loop ran: a long task or a GC pause holds up every request.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 
 process.on('message', (msg: { kind: string }) => {
   if (msg.kind === 'memory') {
@@ -76,7 +80,8 @@ process.on('message', (msg: { kind: string }) => {
       process.send!({ kind: 'profile-stop' });
     });
   } else if (msg.kind === 'sync-waits') {
-    process.send!({ kind: 'sync-waits', waits: syncWaits.splice(0) });
+    process.send!({ kind: 'sync-waits', waits: syncWaits.splice(0), loopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 } });
+    loopDelay.reset();
   } else if (msg.kind === 'published') {
     process.send!({ kind: 'published', times: Object.fromEntries(publishedAt) });
   } else if (msg.kind === 'stop') {

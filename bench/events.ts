@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 2000);
 const POLLERS = Number(process.env.POLLERS ?? 20);
@@ -90,7 +91,7 @@ async function diskFlushes(): Promise<string> {
 
 async function main(): Promise<void> {
   console.log(`disk flushes in ${os.tmpdir()} (400 appends of 4 KB, each flushed): ${await diskFlushes()}`);
-  const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
+  const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.XP_FLAGS ? process.env.XP_FLAGS.split(' ') : [])] });
   // A failed run (EMFILE past the open-files limit, say) must not leave the server behind.
   process.on('exit', () => child.kill());
   const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
@@ -124,6 +125,9 @@ async function main(): Promise<void> {
   // 2. Latency and throughput: the owner sends RATE messages/s for SECONDS, ROUNDS times over;
   // every poller receives each one. Each round is reported, then the median of the rounds.
   const sentAt = new Map<string, number>();
+  // The client's own pauses (GC, parsing) count in the latencies it measures: reported too.
+  const clientLoop = monitorEventLoopDelay({ resolution: 5 });
+  clientLoop.enable();
   const received: [string, number][] = []; // content, when a poller had it (performance.now())
   let running = true;
   const pollers = users.map(async (who) => {
@@ -153,6 +157,7 @@ async function main(): Promise<void> {
   for (let round = 1; round <= ROUNDS; round++) {
     received.length = 0;
     await ask(child, 'sync-waits'); // from here on
+    clientLoop.reset();
     const start = performance.now();
     const sends: Promise<Reply>[] = [];
     for (let i = 0; i < total; i++) {
@@ -169,7 +174,8 @@ async function main(): Promise<void> {
     const latencies = received.map(([content, at]) => at - sentAt.get(content)!).sort((a, b) => a - b);
     const { times } = await ask<{ times: Record<string, number> }>(child, 'published');
     const queueLatencies = received.map(([content, at]) => performance.timeOrigin + at - times[content]!).sort((a, b) => a - b);
-    const waits = (await ask<{ waits: number[] }>(child, 'sync-waits')).waits.filter((w) => w > 0.05).sort((a, b) => a - b);
+    const server = await ask<{ waits: number[]; loopDelay: { p99: number; max: number } }>(child, 'sync-waits');
+    const waits = server.waits.filter((w) => w > 0.05).sort((a, b) => a - b);
     rounds.push({ median: percentile(latencies, 50), p99: percentile(latencies, 99) });
     console.log(
       `delivery, round ${round}: ${total} messages at ${RATE}/s (achieved ${(total / sendSeconds).toFixed(0)}/s) to ${POLLERS} long-polling clients: ` +
@@ -179,6 +185,10 @@ async function main(): Promise<void> {
     console.log(
       `  of which publish (after commit) to delivery: median ${percentile(queueLatencies, 50).toFixed(1)} ms, p99 ${percentile(queueLatencies, 99).toFixed(1)} ms; ` +
         `requests that waited for the disk: ${waits.length}, waiting median ${percentile(waits, 50).toFixed(1)} ms, p99 ${percentile(waits, 99).toFixed(1)} ms, max ${(waits.at(-1) ?? 0).toFixed(1)} ms`,
+    );
+    console.log(
+      `  event-loop delay: server p99 ${server.loopDelay.p99.toFixed(1)} ms, max ${server.loopDelay.max.toFixed(1)} ms; ` +
+        `this bench client p99 ${(clientLoop.percentile(99) / 1e6).toFixed(1)} ms, max ${(clientLoop.max / 1e6).toFixed(1)} ms`,
     );
   }
   if (process.env.CPU_PROFILE) {
