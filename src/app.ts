@@ -11,6 +11,7 @@ import { RedisBus } from './events/redis-bus.ts';
 import { restoreQueues, saveQueues } from './events/store.ts';
 import type { ParleyEvent } from './events/types.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { RequestLogger } from './http/request-logger.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
 import { rootRoutes, routes } from './routes/index.ts';
@@ -61,6 +62,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   const fastify = Fastify({
     // Request logs only for warnings and errors: a chat server's traffic is mostly long-polls.
     loggerInstance: log.child({ component: 'http' }, { level: 'warn' }) as FastifyBaseLogger,
+    childLoggerFactory: RequestLogger.factory,
     bodyLimit: 16 * 1024 * 1024,
     // Long-polls hold requests open for about a minute; let them.
     requestTimeout: 0,

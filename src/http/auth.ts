@@ -11,7 +11,8 @@ import { ApiError } from '../lib/errors.ts';
 /**
  * Every request reads its realm and user; most requests are long-polls and sends by the same
  * few users. Where this process sees every write to users and realms (SQLite), what it read is
- * kept until such a write runs; a read that raced a write is not kept. Callers get copies.
+ * kept until such a write runs; a read that raced a write is not kept. Kept rows are frozen and
+ * shared by the requests that read them (a long-poll holds its realm and user for a minute).
  */
 class IdentityCache {
   static readonly MAX = 10_000;
@@ -40,13 +41,13 @@ class IdentityCache {
       this.#seen = writes;
     }
     const hit = map.get(key);
-    if (hit) return { ...hit };
+    if (hit) return hit;
     const value = await load();
     if (value && this.#writes() === writes) {
       if (map.size >= IdentityCache.MAX) map.clear();
-      map.set(key, value);
+      map.set(key, Object.freeze(value));
     }
-    return value && { ...value };
+    return value;
   }
 }
 
