@@ -94,14 +94,33 @@ export async function realmForRequest(app: AppContext, request: FastifyRequest):
   return realm;
 }
 
-export function basicCredentials(header: string | undefined): { username: string; password: string } | null {
+type Credentials = Readonly<{ username: string; password: string }>;
+
+/**
+ * Clients send the same Authorization header on every request, so its parsed credentials are kept
+ * (bounded, cleared when full): a long-poll skips the regular expression and the base64 decode.
+ */
+const keptCredentials = new Map<string, Credentials | null>();
+
+export function basicCredentials(header: string | undefined): Credentials | null {
   if (!header) return null;
+  let creds = keptCredentials.get(header);
+  if (creds === undefined) {
+    creds = parseBasic(header);
+    if (header.length > 1000) return creds;
+    if (keptCredentials.size >= 10_000) keptCredentials.clear();
+    keptCredentials.set(header, creds);
+  }
+  return creds;
+}
+
+function parseBasic(header: string): Credentials | null {
   const m = /^Basic\s+(\S+)\s*$/i.exec(header);
   if (!m) return null;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  return Object.freeze({ username: decoded.slice(0, colon), password: decoded.slice(colon + 1) });
 }
 
 export async function authenticate(

@@ -157,17 +157,30 @@ export interface RawParams {
 }
 
 /** Decodes raw values against the specs; unknown names are returned as `ignored`. */
+/** A route's parameters in decoding order, with the names each may arrive under; made once a route. */
+const decodingOrder = new WeakMap<ParamSpecs, [string, ParamSpec<unknown>, string[]][]>();
+
+function orderOf(specs: ParamSpecs): [string, ParamSpec<unknown>, string[]][] {
+  let ordered = decodingOrder.get(specs);
+  if (!ordered) {
+    // Path parameters first: an error about the URL comes before one about the body.
+    ordered = Object.entries(specs)
+      .sort(([, a], [, b]) => Number(b.inPath) - Number(a.inPath))
+      .map(([name, s]) => [name, s, [name, ...s.aliases]]);
+    decodingOrder.set(specs, ordered);
+  }
+  return ordered;
+}
+
 export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): { params: Decoded<S>; ignored: string[] } {
   const out: Record<string, unknown> = {};
   const used = new Set<string>();
-  // Path parameters first: an error about the URL comes before one about the body.
-  const ordered = Object.entries(specs).sort(([, a], [, b]) => Number(b.inPath) - Number(a.inPath));
-  for (const [name, s] of ordered) {
+  for (const [name, s, keys] of orderOf(specs)) {
     let value: string | undefined;
     if (s.inPath) {
       value = raw.pathValues[name];
     } else {
-      for (const key of [name, ...s.aliases]) {
+      for (const key of keys) {
         const v = raw.values.get(key);
         if (v !== undefined) {
           used.add(key);

@@ -38,6 +38,28 @@ export interface Route<S extends ParamSpecs = ParamSpecs> {
   handler(req: ApiRequest<Decoded<S>>): Promise<HandlerResult>;
 }
 
+/** What a handler is given; a class, so that a request costs one object. */
+class HandlerRequest<P> implements ApiRequest<P> {
+  constructor(
+    readonly app: AppContext,
+    readonly maybeRealm: Realm | null,
+    readonly maybeUser: User | null,
+    readonly params: P,
+    readonly http: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {}
+
+  get realm(): Realm {
+    if (!this.maybeRealm) throw new ApiError('There is no organization at this address', 'BAD_REQUEST', 404);
+    return this.maybeRealm;
+  }
+
+  get user(): User {
+    if (!this.maybeUser) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    return this.maybeUser;
+  }
+}
+
 /** Declares a route; the generic keeps the handler's params typed. */
 export function route<S extends ParamSpecs>(r: Route<S>): Route {
   return r as unknown as Route;
@@ -53,22 +75,7 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
         const { realm, user } = await authenticate(app, request, r.auth);
         const raw = await readRawParams(request, r.streamBody ?? false);
         const { params, ignored } = decodeParams(r.params, raw);
-        const apiReq: ApiRequest<Decoded<ParamSpecs>> = {
-          app,
-          get realm(): Realm {
-            if (!realm) throw new ApiError('There is no organization at this address', 'BAD_REQUEST', 404);
-            return realm;
-          },
-          maybeRealm: realm,
-          get user(): User {
-            if (!user) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
-            return user;
-          },
-          maybeUser: user,
-          params,
-          http: request,
-          reply,
-        };
+        const apiReq = new HandlerRequest(app, realm, user, params, request, reply);
         let result: HandlerResult;
         try {
           result = await r.handler(apiReq);
