@@ -29,6 +29,20 @@ const server = await createServer(config, {
     }
   },
 });
+// When the server handed each poll's answer to the socket, by the measured messages it carried:
+// what the bench client measures after that is its own time (and the loopback's).
+const answeredAt = new Map<string, number[]>();
+server.fastify.addHook('onSend', async (request, _reply, payload) => {
+  if (typeof payload === 'string' && request.url.startsWith('/api/v1/events')) {
+    const at = performance.timeOrigin + performance.now();
+    for (const m of payload.matchAll(/"content":"(r\d+m\d+)"/g)) {
+      let times = answeredAt.get(m[1]!);
+      if (!times) answeredAt.set(m[1]!, (times = []));
+      times.push(at);
+    }
+  }
+  return payload;
+});
 const url = await server.listen();
 // How long each wait for the disk took (a send's, a poll's), to tell the disk's stalls from ours.
 const syncWaits: number[] = [];
@@ -83,7 +97,8 @@ process.on('message', (msg: { kind: string }) => {
     process.send!({ kind: 'sync-waits', waits: syncWaits.splice(0), loopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 } });
     loopDelay.reset();
   } else if (msg.kind === 'published') {
-    process.send!({ kind: 'published', times: Object.fromEntries(publishedAt) });
+    process.send!({ kind: 'published', times: Object.fromEntries(publishedAt), answered: Object.fromEntries(answeredAt) });
+    answeredAt.clear();
   } else if (msg.kind === 'stop') {
     void server.close().then(() => {
       fs.rmSync(dataDir, { recursive: true, force: true });
