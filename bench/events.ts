@@ -10,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { apiClient, type Call, type Reply } from './_client.ts';
 
 const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 2000);
 const POLLERS = Number(process.env.POLLERS ?? 20);
@@ -18,41 +19,8 @@ const SECONDS = Number(process.env.SECONDS ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 3);
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-let base = '';
-
-interface Reply {
-  status: number;
-  body: Record<string, any>;
-}
-
-function call(method: string, path: string, auth: string, params: Record<string, unknown> = {}): Promise<Reply> {
-  const form = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-  const body = method === 'GET' ? '' : form.toString();
-  const url = new URL(base + path + (method === 'GET' && body === '' ? `?${form.toString()}` : ''));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent,
-        headers: {
-          host: 'localhost',
-          authorization: `Basic ${Buffer.from(auth).toString('base64')}`,
-          ...(body ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, any> }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+let call: Call;
+let agent: http.Agent;
 
 function ask<T>(child: ChildProcess, kind: string): Promise<T> {
   return new Promise((resolve) => {
@@ -95,7 +63,8 @@ async function main(): Promise<void> {
   // A failed run (EMFILE past the open-files limit, say) must not leave the server behind.
   process.on('exit', () => child.kill());
   const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
-  base = `${ready.url}/api/v1`;
+  const base = `${ready.url}/api/v1`;
+  ({ call, agent } = apiClient(base));
   const owner = `${ready.ownerEmail}:${ready.ownerKey}`;
 
   // Users: each poller is its own user, subscribed to one stream the sender posts to.
@@ -110,11 +79,15 @@ async function main(): Promise<void> {
 
   // 1. Idle long-polling clients: memory per client.
   const before = await ask<NodeJS.MemoryUsage>(child, 'memory');
-  const idle: Promise<Reply>[] = [];
-  for (let i = 0; i < IDLE_CLIENTS; i++) {
-    const who = users[i % users.length]!;
-    const reg = await call('POST', '/register', who, { event_types: ['realm_user'], fetch_event_types: [] });
-    idle.push(call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: -1 }));
+  // Held by a process of their own (bench/_idle-clients.ts): see there.
+  const idle = fork(new URL('./_idle-clients.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+  process.on('exit', () => idle.kill());
+  if (IDLE_CLIENTS > 0) {
+    await new Promise<void>((resolve, reject) => {
+      idle.once('message', () => resolve());
+      idle.once('exit', (code) => reject(new Error(`the idle clients' process exited (${String(code)})`)));
+      idle.send({ base, users, count: IDLE_CLIENTS });
+    });
   }
   await new Promise((r) => setTimeout(r, 1000));
   const after = await ask<NodeJS.MemoryUsage & { queues: number }>(child, 'memory');
@@ -171,6 +144,8 @@ async function main(): Promise<void> {
     await Promise.all(sends);
     const sendSeconds = (performance.now() - start) / 1000;
     await new Promise((r) => setTimeout(r, 500));
+    // Read before the figures come over IPC: parsing them is the client's, after the round.
+    const clientDelay = { p99: clientLoop.percentile(99) / 1e6, max: clientLoop.max / 1e6 };
     const latencies = received.map(([content, at]) => at - sentAt.get(content)!).sort((a, b) => a - b);
     const { times, answered } = await ask<{ times: Record<string, number>; answered: Record<string, number[]> }>(child, 'published');
     const queueLatencies = received.map(([content, at]) => performance.timeOrigin + at - times[content]!).sort((a, b) => a - b);
@@ -195,7 +170,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `  event-loop delay: server p99 ${server.loopDelay.p99.toFixed(1)} ms, max ${server.loopDelay.max.toFixed(1)} ms; ` +
-        `this bench client p99 ${(clientLoop.percentile(99) / 1e6).toFixed(1)} ms, max ${(clientLoop.max / 1e6).toFixed(1)} ms`,
+        `this bench client p99 ${clientDelay.p99.toFixed(1)} ms, max ${clientDelay.max.toFixed(1)} ms`,
     );
   }
   if (process.env.CPU_PROFILE) {
@@ -254,7 +229,7 @@ async function main(): Promise<void> {
       `${(deliveredOnly / publishSeconds).toFixed(0)} events delivered/s`,
   );
 
-  void idle;
+  idle.kill();
   child.send({ kind: 'stop' });
   await new Promise((r) => child.once('exit', r));
   agent.destroy();
