@@ -156,7 +156,6 @@ export interface RawParams {
   pathValues: Record<string, string>;
 }
 
-/** Decodes raw values against the specs; unknown names are returned as `ignored`. */
 /** A route's parameters in decoding order, with the names each may arrive under; made once a route. */
 const decodingOrder = new WeakMap<ParamSpecs, [string, ParamSpec<unknown>, string[]][]>();
 
@@ -172,6 +171,7 @@ function orderOf(specs: ParamSpecs): [string, ParamSpec<unknown>, string[]][] {
   return ordered;
 }
 
+/** Decodes raw values against the specs; unknown names are returned as `ignored`. */
 export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): { params: Decoded<S>; ignored: string[] } {
   const out: Record<string, unknown> = {};
   const used = new Set<string>();
