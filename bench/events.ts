@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const after = await ask<NodeJS.MemoryUsage & { queues: number }>(child, 'memory');
   const perClient = (after.rss - before.rss) / IDLE_CLIENTS;
   const heapPerClient = (after.heapUsed - before.heapUsed) / IDLE_CLIENTS;
-  console.log(`idle long-polls: ${IDLE_CLIENTS} clients held (${after.queues} queues); server RSS +${(perClient / 1024).toFixed(1)} KB per client, JS heap +${(heapPerClient / 1024).toFixed(1)} KB per client`);
+  if (IDLE_CLIENTS > 0) console.log(`idle long-polls: ${IDLE_CLIENTS} clients held (${after.queues} queues); server RSS +${(perClient / 1024).toFixed(1)} KB per client, JS heap +${(heapPerClient / 1024).toFixed(1)} KB per client`);
 
   // 2. Latency and throughput: the owner sends RATE messages/s for SECONDS, ROUNDS times over;
   // every poller receives each one. Each round is reported, then the median of the rounds.
