@@ -3,7 +3,8 @@
 // Run: npx tsx bench/events.ts   (sizes: IDLE_CLIENTS, POLLERS, RATE messages/s, SECONDS a round,
 // ROUNDS measured one after the other (the figures of one vary with the machine's noise),
 // WARMUP_SECONDS: sent at the same rate first and not measured, so the server's code is compiled;
-// CPU_PROFILE=file.cpuprofile: the server's CPU profile of the measured sends, for Chrome's DevTools)
+// CPU_PROFILE=file.cpuprofile: the server's CPU profile of the measured sends, for Chrome's DevTools;
+// SERVER_NODE_FLAGS="--trace-gc-nvp ...": flags for the server's node, to watch its garbage collector)
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -59,7 +60,7 @@ async function diskFlushes(): Promise<string> {
 
 async function main(): Promise<void> {
   console.log(`disk flushes in ${os.tmpdir()} (400 appends of 4 KB, each flushed): ${await diskFlushes()}`);
-  const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.XP_FLAGS ? process.env.XP_FLAGS.split(' ') : [])] });
+  const child = fork(new URL('./_events-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.SERVER_NODE_FLAGS ? process.env.SERVER_NODE_FLAGS.split(' ') : [])] });
   // A failed run (EMFILE past the open-files limit, say) must not leave the server behind.
   process.on('exit', () => child.kill());
   const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
