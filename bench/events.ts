@@ -81,9 +81,9 @@ async function main(): Promise<void> {
   // 1. Idle long-polling clients: memory per client.
   const before = await ask<NodeJS.MemoryUsage>(child, 'memory');
   // Held by a process of their own (bench/_idle-clients.ts): see there.
-  const idle = fork(new URL('./_idle-clients.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
-  process.on('exit', () => idle.kill());
-  if (IDLE_CLIENTS > 0) {
+  const idle = IDLE_CLIENTS > 0 ? fork(new URL('./_idle-clients.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] }) : null;
+  if (idle) {
+    process.on('exit', () => idle.kill());
     await new Promise<void>((resolve, reject) => {
       idle.once('message', () => resolve());
       idle.once('exit', (code) => reject(new Error(`the idle clients' process exited (${String(code)})`)));
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
       `${(deliveredOnly / publishSeconds).toFixed(0)} events delivered/s`,
   );
 
-  idle.kill();
+  idle?.kill();
   child.send({ kind: 'stop' });
   await new Promise((r) => child.once('exit', r));
   agent.destroy();
