@@ -15,7 +15,7 @@
 //     The Unicode character, or the custom emoji's <img>; named by the emoji name unless
 //     `decorative` (then hidden from screen readers, for a button that names itself).
 // Styles: emoji-picker.css (imported here), with the app's CSS variables.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   gridMove,
   loadUnicodeEmoji,
@@ -50,8 +50,10 @@ export function EmojiPicker({ onSelect, onClose, realmEmoji, label = 'Emoji pick
   const search = useRef<HTMLInputElement>(null);
   const grid = useRef<HTMLDivElement>(null);
 
+  // Layout effect: focus moves in the same frame the picker appears.
+  useLayoutEffect(() => search.current?.focus(), []);
+
   useEffect(() => {
-    search.current?.focus();
     let live = true;
     loadUnicodeEmoji().then(
       (entries) => live && setUnicode(entries),

@@ -8,7 +8,7 @@
 //     which should close it.
 // Styles: shortcuts-help.css (imported here), with the app's CSS variables.
 import { Fragment } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { formatKey, SHORTCUTS, type Shortcut } from '../lib/keyboard.ts';
 import './shortcuts-help.css';
 
@@ -21,7 +21,8 @@ const CATEGORIES: Shortcut['category'][] = ['Navigation', 'Composing', 'Message 
 export function ShortcutsHelp({ onClose }: ShortcutsHelpProps) {
   const ref = useRef<HTMLDialogElement>(null);
 
-  useEffect(() => {
+  // Layout effect: the dialog opens (and takes focus) in the frame it is rendered in.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
     return () => {
