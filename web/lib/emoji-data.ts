@@ -40,15 +40,15 @@ export interface EmojiEntry {
   aliases: string[];
   category: string;
   /** Custom emoji image. */
-  url?: string;
+  url?: string | undefined;
 }
 
 export interface RealmEmoji {
   id: string | number;
   name: string;
   source_url: string;
-  still_url?: string | null;
-  deactivated?: boolean;
+  still_url?: string | null | undefined;
+  deactivated?: boolean | undefined;
 }
 
 export interface ReactionLike {

@@ -44,7 +44,7 @@ export interface Shortcut {
   description: string;
   category: 'Navigation' | 'Composing' | 'Message actions';
   /** Also fires while focus is in a text field: all its keys, or those listed. */
-  whileTyping?: boolean | readonly string[];
+  whileTyping?: boolean | readonly string[] | undefined;
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -73,11 +73,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
 
 export interface KeyLike {
   key: string;
-  code?: string;
-  shiftKey?: boolean;
-  ctrlKey?: boolean;
-  altKey?: boolean;
-  metaKey?: boolean;
+  code?: string | undefined;
+  shiftKey?: boolean | undefined;
+  ctrlKey?: boolean | undefined;
+  altKey?: boolean | undefined;
+  metaKey?: boolean | undefined;
 }
 
 // Shift is part of typing these on many layouts, so it is not part of their name.

@@ -23,13 +23,13 @@
 export interface NarrowTerm {
   operator: string;
   operand: string;
-  negated?: boolean;
+  negated?: boolean | undefined;
 }
 
 export interface ApiNarrowTerm {
   operator: string;
   operand: string | number | number[];
-  negated?: boolean;
+  negated?: boolean | undefined;
 }
 
 export interface NarrowStream {
@@ -50,9 +50,9 @@ export interface NarrowLookups {
   userById(id: number): NarrowUser | undefined;
   /** Case-insensitive. */
   userByEmail(email: string): NarrowUser | undefined;
-  myUserId?: number;
+  myUserId?: number | undefined;
   /** How the empty topic shows (the register's `realm_empty_topic_display_name`). */
-  emptyTopicName?: string;
+  emptyTopicName?: string | undefined;
 }
 
 export function makeLookups(
@@ -132,7 +132,7 @@ function canonicalOperand(operator: string, operand: string, lookups: NarrowLook
 // ---- search box text ----
 
 interface Token {
-  operator?: string;
+  operator?: string | undefined;
   negated: boolean;
   operand: string;
   raw: string;
@@ -423,7 +423,7 @@ export function nearMessageId(terms: readonly NarrowTerm[]): number | undefined 
   return term ? Number(term.operand) : undefined;
 }
 
-export type Conversation = { type: 'stream'; streamId: number; topic?: string } | { type: 'private'; userIds: number[] };
+export type Conversation = { type: 'stream'; streamId: number; topic?: string | undefined } | { type: 'private'; userIds: number[] };
 
 /** The conversation a narrow shows, for composing into it (`c`) and for recipient bars. */
 export function conversationOf(terms: readonly NarrowTerm[], lookups: NarrowLookups): Conversation | undefined {

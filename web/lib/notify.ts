@@ -28,11 +28,11 @@ export interface NotifyMessage {
   type: 'stream' | 'private';
   sender_id: number;
   sender_full_name: string;
-  stream_id?: number;
-  subject?: string;
+  stream_id?: number | undefined;
+  subject?: string | undefined;
   flags: readonly string[];
-  content?: string;
-  display_recipient?: string | readonly NotifyRecipient[];
+  content?: string | undefined;
+  display_recipient?: string | readonly NotifyRecipient[] | undefined;
 }
 
 /** A subset of the register's `user_settings`. */
@@ -42,11 +42,11 @@ export interface NotifySettings {
   enable_stream_desktop_notifications: boolean;
   enable_stream_audible_notifications: boolean;
   wildcard_mentions_notify: boolean;
-  enable_followed_topic_desktop_notifications?: boolean;
-  enable_followed_topic_audible_notifications?: boolean;
-  enable_followed_topic_wildcard_mentions_notify?: boolean;
-  notification_sound?: string;
-  pm_content_in_desktop_notifications?: boolean;
+  enable_followed_topic_desktop_notifications?: boolean | undefined;
+  enable_followed_topic_audible_notifications?: boolean | undefined;
+  enable_followed_topic_wildcard_mentions_notify?: boolean | undefined;
+  notification_sound?: string | undefined;
+  pm_content_in_desktop_notifications?: boolean | undefined;
 }
 
 /** A subscription's notification properties (null: follow the user setting). */
@@ -67,10 +67,10 @@ export interface NotifyContext {
   hidden: boolean;
   settings: NotifySettings;
   /** The subscription of a stream message's stream; absent when not subscribed. */
-  subscription?: NotifySubscription;
+  subscription?: NotifySubscription | undefined;
   /** The topic's `visibility_policy` from `user_topics` (0 or absent: inherit). */
-  topicPolicy?: number;
-  senderMuted?: boolean;
+  topicPolicy?: number | undefined;
+  senderMuted?: boolean | undefined;
 }
 
 export interface NotifyDecision {
@@ -185,7 +185,7 @@ function htmlToText(html: string): string {
 export function notifyMessage(
   message: NotifyMessage,
   ctx: NotifyContext,
-  opts: { streamName?: string; iconUrl?: string; onClick?: () => void } = {},
+  opts: { streamName?: string | undefined; iconUrl?: string | undefined; onClick?: () => void } = {},
 ): NotifyDecision {
   const decision = notificationDecision(message, ctx);
   if (decision.desktop && notificationPermission() === 'granted') {
@@ -193,7 +193,9 @@ export function notifyMessage(
       message.type === 'private' && ctx.settings.pm_content_in_desktop_notifications === false
         ? `New direct message from ${message.sender_full_name}`
         : htmlToText(message.content ?? '') || '(attached file)';
-    const n = new Notification(notificationTitle(message, ctx.myUserId, opts.streamName), { body: body.slice(0, 300), tag: conversationTag(message), icon: opts.iconUrl });
+    const options: NotificationOptions = { body: body.slice(0, 300), tag: conversationTag(message) };
+    if (opts.iconUrl) options.icon = opts.iconUrl;
+    const n = new Notification(notificationTitle(message, ctx.myUserId, opts.streamName), options);
     n.addEventListener('click', () => {
       n.close();
       window.focus();

@@ -15,13 +15,13 @@
 
 export interface TimeOptions {
   twentyFourHour: boolean;
-  locale?: string;
-  timeZone?: string;
+  locale?: string | undefined;
+  timeZone?: string | undefined;
 }
 
 export interface DateOptions {
-  locale?: string;
-  timeZone?: string;
+  locale?: string | undefined;
+  timeZone?: string | undefined;
 }
 
 const localeCache = new Map<string, string>();
@@ -121,8 +121,8 @@ export function relativeTime(ts: number, nowTs: number, locale?: string): string
 }
 
 export interface PresenceTimes {
-  active_timestamp?: number;
-  idle_timestamp?: number;
+  active_timestamp?: number | undefined;
+  idle_timestamp?: number | undefined;
 }
 
 export type PresenceStatus = 'active' | 'idle' | 'offline';
@@ -135,7 +135,7 @@ export function presenceStatus(presence: PresenceTimes | undefined, nowTs: numbe
   return 'offline';
 }
 
-export function lastActiveText(presence: PresenceTimes | undefined, nowTs: number, locale?: string, offlineThresholdSeconds = 140): string {
+export function lastActiveText(presence: PresenceTimes | undefined, nowTs: number, locale?: string | undefined, offlineThresholdSeconds = 140): string {
   const status = presenceStatus(presence, nowTs, offlineThresholdSeconds);
   if (status === 'active') return 'Active now';
   if (status === 'idle') return 'Idle';

@@ -21,7 +21,7 @@ export interface TypeaheadUser {
   user_id: number;
   full_name: string;
   email: string;
-  is_active?: boolean;
+  is_active?: boolean | undefined;
 }
 
 export interface TypeaheadGroup {
@@ -44,21 +44,21 @@ export interface TypeaheadToken {
   /** The cursor. */
   end: number;
   /** For 'topic': the stream name typed. */
-  stream?: string;
+  stream?: string | undefined;
 }
 
 export interface TypeaheadData {
-  users?: readonly TypeaheadUser[];
-  groups?: readonly TypeaheadGroup[];
-  streams?: readonly TypeaheadStream[];
+  users?: readonly TypeaheadUser[] | undefined;
+  groups?: readonly TypeaheadGroup[] | undefined;
+  streams?: readonly TypeaheadStream[] | undefined;
   /** Topic names per stream ID, most recent first. */
-  topics?: ReadonlyMap<number, readonly string[]> | Readonly<Record<number, readonly string[]>>;
+  topics?: ReadonlyMap<number | undefined, readonly string[]> | Readonly<Record<number, readonly string[]>>;
   /** Emoji names, most popular first. */
-  emoji?: readonly string[];
+  emoji?: readonly string[] | undefined;
   /** Wildcard mentions to offer, e.g. ['all', 'everyone', 'channel', 'topic'] in a stream message. */
-  wildcards?: readonly string[];
-  recentUserIds?: readonly number[];
-  recentStreamIds?: readonly number[];
+  wildcards?: readonly string[] | undefined;
+  recentUserIds?: readonly number[] | undefined;
+  recentStreamIds?: readonly number[] | undefined;
 }
 
 export type Suggestion = { markup: string; label: string } & (
@@ -162,7 +162,7 @@ function sortedByName<T>(items: readonly T[], name: (t: T) => string): T[] {
 export function matchUsers(
   query: string,
   users: readonly TypeaheadUser[],
-  opts: { excludeIds?: readonly number[]; recentUserIds?: readonly number[]; limit?: number } = {},
+  opts: { excludeIds?: readonly number[] | undefined; recentUserIds?: readonly number[] | undefined; limit?: number | undefined } = {},
 ): TypeaheadUser[] {
   const exclude = new Set(opts.excludeIds ?? []);
   const recent = recentLookup(opts.recentUserIds);
@@ -176,7 +176,7 @@ export function matchUsers(
 export function matchStreams(
   query: string,
   streams: readonly TypeaheadStream[],
-  opts: { recentStreamIds?: readonly number[]; limit?: number } = {},
+  opts: { recentStreamIds?: readonly number[] | undefined; limit?: number | undefined } = {},
 ): TypeaheadStream[] {
   const recent = recentLookup(opts.recentStreamIds);
   return rankAll(sortedByName(streams, (s) => s.name), query, (s) => [s.name], (s) => recent(s.stream_id))

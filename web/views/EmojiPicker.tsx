@@ -36,10 +36,10 @@ type RealmEmojiSet = Readonly<Record<string, RealmEmoji>> | readonly RealmEmoji[
 export interface EmojiPickerProps {
   onSelect: (reaction: { emoji_name: string; emoji_code: string; reaction_type: ReactionType }) => void;
   onClose: () => void;
-  realmEmoji?: RealmEmojiSet;
+  realmEmoji?: RealmEmojiSet | undefined;
   /** The dialog's accessible name. */
-  label?: string;
-  columns?: number;
+  label?: string | undefined;
+  columns?: number | undefined;
 }
 
 export function EmojiPicker({ onSelect, onClose, realmEmoji, label = 'Emoji picker', columns = 8 }: EmojiPickerProps) {
@@ -145,8 +145,8 @@ export function EmojiPicker({ onSelect, onClose, realmEmoji, label = 'Emoji pick
 
 export interface ReactionEmojiProps {
   reaction: ReactionLike;
-  realmEmoji?: RealmEmojiSet;
-  decorative?: boolean;
+  realmEmoji?: RealmEmojiSet | undefined;
+  decorative?: boolean | undefined;
 }
 
 export function ReactionEmoji({ reaction, realmEmoji, decorative = false }: ReactionEmojiProps) {
