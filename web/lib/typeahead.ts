@@ -107,56 +107,102 @@ export function activeToken(text: string, cursor: number): TypeaheadToken | unde
 
 // ---- ranking ----
 
+// Folding (case, accents) is the costly part of matching 5,000 names on every keystroke; names
+// repeat from keystroke to keystroke, so their folded forms are kept.
+const folded = new Map<string, string>();
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  let f = folded.get(s);
+  if (f === undefined) {
+    f = s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    if (folded.size > 100_000) folded.clear();
+    folded.set(s, f);
+  }
+  return f;
+}
+
+interface Query {
+  q: string;
+  words: string[];
+}
+
+function prepare(query: string): Query {
+  const q = fold(query.trim());
+  return { q, words: q.split(/\s+/) };
+}
+
+function rankFolded(query: Query, c: string): number {
+  if (query.q === '' || c.startsWith(query.q)) return 0;
+  if (!c.includes(query.words[0]!)) return -1;
+  // Every query word a prefix of consecutive words: "ali smi" finds "Alice Smith".
+  const cw = c.split(/[\s_\-.@]+/);
+  for (let i = 0; i + query.words.length <= cw.length; i++) {
+    if (query.words.every((w, j) => cw[i + j]!.startsWith(w))) return 0;
+  }
+  return c.includes(query.q) ? 1 : -1;
 }
 
 export function matchRank(query: string, candidate: string): number {
-  const q = fold(query.trim());
-  const c = fold(candidate);
-  if (q === '') return 0;
-  if (c.startsWith(q)) return 0;
-  // Every query word a prefix of consecutive words: "ali smi" finds "Alice Smith".
-  const qw = q.split(/\s+/);
-  const cw = c.split(/[\s_\-.@]+/);
-  for (let i = 0; i + qw.length <= cw.length; i++) {
-    if (qw.every((w, j) => cw[i + j]!.startsWith(w))) return 0;
-  }
-  return c.includes(q) ? 1 : -1;
+  return rankFolded(prepare(query), fold(candidate));
 }
 
 interface Ranked<T> {
   item: T;
   rank: number;
   recent: number;
+  kind: number;
   order: number;
-  name: string;
 }
 
-function rankAll<T>(items: readonly T[], query: string, names: (t: T) => string[], recentIndex: (t: T) => number, kindOrder = 0): Ranked<T>[] {
+const NOT_RECENT = Number.MAX_SAFE_INTEGER;
+// Case- and accent-blind order from the cached folded forms: a collator per comparison costs
+// milliseconds over thousands of matches.
+function byFolded(a: string, b: string): number {
+  const fa = fold(a);
+  const fb = fold(b);
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/** Matches and ranks; `byName` breaks ties by the first name, else the given order does. */
+function rankAll<T>(
+  items: readonly T[],
+  query: string,
+  names: (t: T) => readonly string[],
+  recent: (t: T) => number = () => NOT_RECENT,
+  kind = 0,
+): Ranked<T>[] {
+  const prepared = prepare(query);
   const out: Ranked<T>[] = [];
-  items.forEach((item, order) => {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     let rank = -1;
     for (const n of names(item)) {
-      const r = matchRank(query, n);
+      const r = rankFolded(prepared, fold(n));
       if (r >= 0 && (rank < 0 || r < rank)) rank = r;
+      if (rank === 0) break;
     }
-    if (rank >= 0) out.push({ item, rank, recent: recentIndex(item), order: order + kindOrder * 1e7, name: names(item)[0] ?? '' });
-  });
+    if (rank >= 0) out.push({ item, rank, recent: recent(item), kind, order: i });
+  }
   return out;
 }
 
-function byRank<T>(a: Ranked<T>, b: Ranked<T>): number {
-  return a.rank - b.rank || a.recent - b.recent || a.order - b.order;
+function top<T>(ranked: Ranked<T>[], limit: number, name?: (t: T) => string): T[] {
+  const cmp = (a: Ranked<T>, b: Ranked<T>) =>
+    a.rank - b.rank || a.recent - b.recent || a.kind - b.kind || (name ? byFolded(name(a.item), name(b.item)) : 0) || a.order - b.order;
+  // Only `limit` results show: keep the best few rather than sorting thousands of matches.
+  const best: Ranked<T>[] = [];
+  for (const r of ranked) {
+    if (best.length === limit && cmp(r, best[limit - 1]!) >= 0) continue;
+    let i = best.length;
+    while (i > 0 && cmp(r, best[i - 1]!) < 0) i--;
+    best.splice(i, 0, r);
+    if (best.length > limit) best.pop();
+  }
+  return best.map((r) => r.item);
 }
 
 function recentLookup(ids: readonly number[] | undefined): (id: number) => number {
   const index = new Map((ids ?? []).map((id, i) => [id, i]));
-  return (id) => index.get(id) ?? Number.MAX_SAFE_INTEGER;
-}
-
-function sortedByName<T>(items: readonly T[], name: (t: T) => string): T[] {
-  return [...items].sort((a, b) => name(a).localeCompare(name(b)));
+  return (id) => index.get(id) ?? NOT_RECENT;
 }
 
 export function matchUsers(
@@ -166,11 +212,8 @@ export function matchUsers(
 ): TypeaheadUser[] {
   const exclude = new Set(opts.excludeIds ?? []);
   const recent = recentLookup(opts.recentUserIds);
-  const candidates = sortedByName(users.filter((u) => u.is_active !== false && !exclude.has(u.user_id)), (u) => u.full_name);
-  return rankAll(candidates, query, (u) => [u.full_name, u.email], (u) => recent(u.user_id))
-    .sort(byRank)
-    .slice(0, opts.limit ?? 8)
-    .map((r) => r.item);
+  const candidates = users.filter((u) => u.is_active !== false && !exclude.has(u.user_id));
+  return top(rankAll(candidates, query, (u) => [u.full_name, u.email], (u) => recent(u.user_id)), opts.limit ?? 8, (u) => u.full_name);
 }
 
 export function matchStreams(
@@ -179,17 +222,11 @@ export function matchStreams(
   opts: { recentStreamIds?: readonly number[] | undefined; limit?: number | undefined } = {},
 ): TypeaheadStream[] {
   const recent = recentLookup(opts.recentStreamIds);
-  return rankAll(sortedByName(streams, (s) => s.name), query, (s) => [s.name], (s) => recent(s.stream_id))
-    .sort(byRank)
-    .slice(0, opts.limit ?? 8)
-    .map((r) => r.item);
+  return top(rankAll(streams, query, (s) => [s.name], (s) => recent(s.stream_id)), opts.limit ?? 8, (s) => s.name);
 }
 
 export function matchTopics(query: string, topics: readonly string[], limit = 8): string[] {
-  return rankAll(topics, query, (t) => [t], () => 0)
-    .sort(byRank)
-    .slice(0, limit)
-    .map((r) => r.item);
+  return top(rankAll(topics, query, (t) => [t]), limit);
 }
 
 // ---- suggestions ----
@@ -201,32 +238,26 @@ function topicsOf(data: TypeaheadData, streamId: number): readonly string[] {
   return (t as Readonly<Record<number, readonly string[]>>)[streamId] ?? [];
 }
 
+type Mentionable = { kind: 'user'; user: TypeaheadUser } | { kind: 'group'; group: TypeaheadGroup } | { kind: 'wildcard'; name: string };
+
+const mentionName = (m: Mentionable): string => (m.kind === 'user' ? m.user.full_name : m.kind === 'group' ? m.group.name : m.name);
+
 function mentionSuggestions(token: TypeaheadToken, data: TypeaheadData, limit: number): Suggestion[] {
   const silent = token.kind === 'silent_mention';
   const at = silent ? '@_' : '@';
   const recent = recentLookup(data.recentUserIds);
-  const users = sortedByName((data.users ?? []).filter((u) => u.is_active !== false), (u) => u.full_name);
-  const ranked: Ranked<Suggestion>[] = [
-    ...rankAll(
-      users.map((user): Suggestion => ({ kind: 'user', user, label: user.full_name, markup: `${at}**${user.full_name}|${user.user_id}** ` })),
-      token.query,
-      (s) => (s.kind === 'user' ? [s.user.full_name, s.user.email] : []),
-      (s) => (s.kind === 'user' ? recent(s.user.user_id) : 0),
-      0,
-    ),
-    ...rankAll(
-      sortedByName(data.groups ?? [], (g) => g.name).map((group): Suggestion => ({ kind: 'group', group, label: group.name, markup: `${at}*${group.name}* ` })),
-      token.query,
-      (s) => [s.label],
-      () => Number.MAX_SAFE_INTEGER,
-      1,
-    ),
+  const users: Mentionable[] = (data.users ?? []).filter((u) => u.is_active !== false).map((user) => ({ kind: 'user', user }));
+  const ranked = [
+    ...rankAll(users, token.query, (m) => (m.kind === 'user' ? [m.user.full_name, m.user.email] : []), (m) => (m.kind === 'user' ? recent(m.user.user_id) : NOT_RECENT), 0),
+    ...rankAll<Mentionable>((data.groups ?? []).map((group) => ({ kind: 'group', group })), token.query, (m) => [mentionName(m)], undefined, 1),
   ];
-  if (!silent) {
-    const wildcards = (data.wildcards ?? []).map((name): Suggestion => ({ kind: 'wildcard', name, label: name, markup: `@**${name}** ` }));
-    ranked.push(...rankAll(wildcards, token.query, (s) => [s.label], () => Number.MAX_SAFE_INTEGER, 2));
-  }
-  return ranked.sort(byRank).slice(0, limit).map((r) => r.item);
+  // Silent wildcards notify nobody, so they are not offered.
+  if (!silent) ranked.push(...rankAll<Mentionable>((data.wildcards ?? []).map((name) => ({ kind: 'wildcard', name })), token.query, (m) => [mentionName(m)], undefined, 2));
+  return top(ranked, limit, mentionName).map((m): Suggestion => {
+    if (m.kind === 'user') return { kind: 'user', user: m.user, label: m.user.full_name, markup: `${at}**${m.user.full_name}|${m.user.user_id}** ` };
+    if (m.kind === 'group') return { kind: 'group', group: m.group, label: m.group.name, markup: `${at}*${m.group.name}* ` };
+    return { kind: 'wildcard', name: m.name, label: m.name, markup: `@**${m.name}** ` };
+  });
 }
 
 export function suggest(token: TypeaheadToken, data: TypeaheadData, limit = 8): Suggestion[] {
@@ -252,10 +283,7 @@ export function suggest(token: TypeaheadToken, data: TypeaheadData, limit = 8): 
       return topics.slice(0, limit).map((topic) => ({ kind: 'topic', stream, topic, label: topic, markup: `#**${stream.name}>${topic}** ` }));
     }
     case 'emoji':
-      return rankAll(data.emoji ?? [], token.query, (n) => [n], () => 0)
-        .sort(byRank)
-        .slice(0, limit)
-        .map((r) => ({ kind: 'emoji', name: r.item, label: r.item, markup: `:${r.item}: ` }));
+      return top(rankAll(data.emoji ?? [], token.query, (n) => [n]), limit).map((name) => ({ kind: 'emoji', name, label: name, markup: `:${name}: ` }));
   }
 }
 
