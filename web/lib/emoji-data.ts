@@ -15,6 +15,7 @@
 //     array) added as category 'Custom'; active ones only; a custom emoji takes over a Unicode name
 //   POPULAR_EMOJI_CODES, popularFirst(entries) -> EmojiEntry[]
 //   emojiNames(entries) -> string[]    every name and alias, popular first, for typeahead's data.emoji
+//   emojiIndex(entries) -> Map<name or alias, EmojiEntry>   to show a typeahead name's glyph
 //   searchEmoji(entries, query) -> EmojiEntry[]   by any name; prefix of a word before substring
 //   emojiChar(code) -> string          "1f44d" -> "👍" (adds U+FE0F where text presentation is the default)
 //   reactionGlyph(reaction, realmEmoji?) -> { kind: 'text', text, label } | { kind: 'image', src, label }
@@ -167,6 +168,13 @@ export function popularFirst(entries: readonly EmojiEntry[]): EmojiEntry[] {
 
 export function emojiNames(entries: readonly EmojiEntry[]): string[] {
   return popularFirst(entries).flatMap((e) => [e.emoji_name, ...e.aliases]);
+}
+
+/** Every name and alias to its entry: what the `:` typeahead shows next to a suggested name. */
+export function emojiIndex(entries: readonly EmojiEntry[]): Map<string, EmojiEntry> {
+  const index = new Map<string, EmojiEntry>();
+  for (const e of entries) for (const n of [e.emoji_name, ...e.aliases]) if (!index.has(n)) index.set(n, e);
+  return index;
 }
 
 export function searchEmoji(entries: readonly EmojiEntry[], query: string): EmojiEntry[] {

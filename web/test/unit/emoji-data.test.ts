@@ -5,6 +5,7 @@ import { emojiTables } from '../../../src/lib/markdown/emoji-data.ts';
 import {
   buildUnicodeEmoji,
   emojiChar,
+  emojiIndex,
   emojiNames,
   gridMove,
   loadUnicodeEmoji,
@@ -105,4 +106,11 @@ test('gridMove walks the picker grid and leaves it upward to the searchbox', () 
   assert.equal(gridMove(5, 'End', 20, 8), 19);
   assert.equal(gridMove(5, 'x', 20, 8), undefined);
   assert.equal(gridMove(0, 'ArrowUp', 0, 8), 'search');
+});
+
+test('emojiIndex finds an entry by any of its names', () => {
+  const index = emojiIndex(withRealmEmoji(unicode, realm));
+  assert.equal(index.get('thumbsup')?.emoji_name, '+1');
+  assert.equal(index.get('parrot')?.reaction_type, 'realm_emoji');
+  assert.equal(index.get('tada')?.reaction_type, 'realm_emoji');
 });
