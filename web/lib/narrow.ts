@@ -6,12 +6,15 @@
 //     near, with, id, search. Operands are strings as in the reference web app: a stream term
 //     holds the stream ID ("5") when it is known, else the name typed; sender/dm/dm-including
 //     hold emails ("a@x.com,b@x.com"), or IDs ("7,9") for users the lookups do not know.
-//   makeLookups(streams, users, myUserId?) -> NarrowLookups   maps over plain arrays
+//   makeLookups(streams, users, myUserId?, emptyTopicName?) -> NarrowLookups   maps over plain arrays
+//     ({stream_id, name}[], {user_id, email, full_name}[]); or implement NarrowLookups over a store
 //   parseSearch(text, lookups) -> NarrowTerm[]     `stream:general topic:"lunch time" -is:starred pizza`
 //   unparseSearch(terms, lookups) -> string        back to search box text (quotes where needed)
 //   describeNarrow(terms, lookups) -> string       page heading: "#general > lunch", "Starred messages",
 //                                                  "Search results for …"
 //   narrowToHash(terms, lookups) -> string         "#narrow/channel/5-general/topic/lunch"; [] -> "#feed"
+//     (users as the reference: "#narrow/dm/7-Alice-Smith", "#narrow/dm/7,9-group", "#narrow/sender/7-Alice-Smith";
+//     reading takes any suffix, e.g. the permalink form "7,9,11-dm", and leaves out myUserId from a group)
 //   hashToNarrow(hash, lookups) -> NarrowTerm[] | undefined   undefined: not a narrow hash (#settings…)
 //   toApiNarrow(terms, lookups) -> ApiNarrowTerm[] for GET /messages (drops near/with/in, IDs as numbers)
 //   nearMessageId(terms) -> number | undefined     the `near`/`with` anchor
