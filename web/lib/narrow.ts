@@ -20,6 +20,9 @@
 //   nearMessageId(terms) -> number | undefined     the `near`/`with` anchor
 //   conversationOf(terms, lookups) -> { type: 'stream', streamId, topic? } | { type: 'private', userIds } | undefined
 //   streamNarrow(streamId, topic?), dmNarrow(userIds, lookups), senderNarrow(userId, lookups) -> NarrowTerm[]
+//   matchesNarrow(message, terms, lookups) -> boolean | undefined   whether a new or edited message
+//     belongs in a view; undefined where only the server knows (search, has:, is:followed,
+//     streams:public): ask GET /messages/matches_narrow or refetch
 //   encodeHashComponent(s) / decodeHashComponent(s): the reference's hash escaping ('%' -> '.')
 // `in:home`/`in:all` are not API operators: the caller hides muted conversations for in:home.
 
@@ -459,4 +462,83 @@ export function dmNarrow(userIds: readonly number[], lookups: NarrowLookups): Na
 
 export function senderNarrow(userId: number, lookups: NarrowLookups): NarrowTerm[] {
   return [{ operator: 'sender', operand: emailsOf([userId], lookups) }];
+}
+
+export interface NarrowMessage {
+  id: number;
+  type: 'stream' | 'private';
+  sender_id: number;
+  stream_id?: number | undefined;
+  subject?: string | undefined;
+  display_recipient?: string | readonly { id: number }[] | undefined;
+  flags: readonly string[];
+}
+
+const RESOLVED_PREFIX = '\u2714 ';
+const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned'];
+
+function termMatches(m: NarrowMessage, operator: string, operand: string, lookups: NarrowLookups): boolean | undefined {
+  const recipients = Array.isArray(m.display_recipient) ? (m.display_recipient as readonly { id: number }[]).map((r) => r.id) : [];
+  switch (operator) {
+    case 'stream': {
+      const id = /^\d+$/.test(operand) ? Number(operand) : lookups.streamByName(operand)?.stream_id;
+      return m.type === 'stream' && id !== undefined && m.stream_id === id;
+    }
+    case 'topic':
+      return m.type === 'stream' && (m.subject ?? '').toLowerCase() === operand.toLowerCase();
+    case 'sender': {
+      const ids = userIdsOf(operand, lookups);
+      return ids?.length === 1 && m.sender_id === ids[0];
+    }
+    case 'dm': {
+      const ids = userIdsOf(operand, lookups);
+      if (!ids || m.type !== 'private') return false;
+      // Both sides without me, unless I am the only one (a conversation with myself).
+      const norm = (list: readonly number[]) => {
+        const set = new Set(list);
+        if (set.size > 1 && lookups.myUserId !== undefined) set.delete(lookups.myUserId);
+        return [...set].sort((x, y) => x - y).join(',');
+      };
+      return norm(ids) === norm(recipients);
+    }
+    case 'dm-including': {
+      const ids = userIdsOf(operand, lookups);
+      return m.type === 'private' && ids !== undefined && ids.every((id) => recipients.includes(id));
+    }
+    case 'is':
+      switch (operand) {
+        case 'dm':
+          return m.type === 'private';
+        case 'starred':
+          return m.flags.includes('starred');
+        case 'mentioned':
+          return m.flags.some((f) => MENTION_FLAGS.includes(f));
+        case 'alerted':
+          return m.flags.includes('has_alert_word');
+        case 'unread':
+          return !m.flags.includes('read');
+        case 'resolved':
+          return m.type === 'stream' && (m.subject ?? '').startsWith(RESOLVED_PREFIX);
+        default:
+          return undefined;
+      }
+    case 'id':
+      return m.id === Number(operand);
+    case 'in':
+    case 'near':
+    case 'with':
+      return true;
+    default:
+      return undefined;
+  }
+}
+
+export function matchesNarrow(message: NarrowMessage, terms: readonly NarrowTerm[], lookups: NarrowLookups): boolean | undefined {
+  let result: boolean | undefined = true;
+  for (const term of terms) {
+    const r = termMatches(message, canonicalOperator(term.operator), term.operand, lookups);
+    if (r === undefined) result = undefined;
+    else if (r === !!term.negated) return false;
+  }
+  return result;
 }

@@ -8,6 +8,7 @@ import {
   encodeHashComponent,
   hashToNarrow,
   makeLookups,
+  matchesNarrow,
   narrowToHash,
   nearMessageId,
   parseSearch,
@@ -188,4 +189,27 @@ test('conversationOf finds the conversation to compose into', () => {
   assert.deepEqual(conversationOf(dmNarrow([9, 7], lookups), lookups), { type: 'private', userIds: [7, 9] });
   assert.equal(conversationOf(parseSearch('is:starred', lookups), lookups), undefined);
   assert.equal(conversationOf(parseSearch('-stream:general', lookups), lookups), undefined);
+});
+
+test('matchesNarrow decides locally where it can, and says undefined where only the server knows', () => {
+  const inTopic = { id: 50, type: 'stream' as const, sender_id: 7, stream_id: 5, subject: 'Lunch', flags: ['read', 'starred'] };
+  const dmWithBob = { id: 51, type: 'private' as const, sender_id: 9, display_recipient: [{ id: 9 }, { id: 11 }], flags: ['mentioned'] };
+  const group = { id: 52, type: 'private' as const, sender_id: 7, display_recipient: [{ id: 7 }, { id: 9 }, { id: 11 }], flags: [] };
+  const m = (msg: Parameters<typeof matchesNarrow>[0], text: string) => matchesNarrow(msg, parseSearch(text, lookups), lookups);
+  assert.equal(m(inTopic, ''), true);
+  assert.equal(m(inTopic, 'stream:general topic:lunch'), true);
+  assert.equal(m(inTopic, 'stream:general topic:dinner'), false);
+  assert.equal(m(inTopic, 'stream:"design team"'), false);
+  assert.equal(m(inTopic, 'sender:alice@x.com is:starred -is:unread'), true);
+  assert.equal(m(inTopic, '-is:starred'), false);
+  assert.equal(m(inTopic, 'is:dm'), false);
+  assert.equal(m(inTopic, 'stream:general pizza'), undefined);
+  assert.equal(m(inTopic, 'stream:general topic:dinner pizza'), false);
+  assert.equal(m(dmWithBob, 'dm:bob@x.com'), true);
+  assert.equal(m(dmWithBob, 'is:dm is:mentioned is:unread'), true);
+  assert.equal(m(dmWithBob, 'dm:alice@x.com,bob@x.com'), false);
+  assert.equal(m(group, 'dm:alice@x.com,bob@x.com'), true);
+  assert.equal(m(group, 'dm-including:bob@x.com'), true);
+  assert.equal(m(group, 'has:link'), undefined);
+  assert.equal(m({ ...inTopic, subject: '\u2714 Lunch' }, 'is:resolved'), true);
 });
