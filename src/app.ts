@@ -15,7 +15,8 @@ import { installErrorHandlers } from './http/errors.ts';
 import { RequestLogger } from './http/request-logger.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
-import { rootRoutes, routes } from './routes/index.ts';
+import { browserRoutes, rootRoutes, routes } from './routes/index.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
 import { removeStaleTempFiles } from './lib/uploads.ts';
@@ -86,8 +87,13 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   });
   installErrorHandlers(fastify, log);
   registerRoutes(fastify, app, routes);
-  // Routes outside /api/v1 (uploaded files, custom emoji images), with the same conventions.
-  registerRoutes(fastify, app, [...rootRoutes, ...realmEmojiFileRoutes], '');
+  // The browser's API: the same table, authenticated by the session cookie.
+  registerRoutes(fastify, app, routes, '/json', 'session');
+  registerRoutes(fastify, app, browserRoutes, '', 'session');
+  // Routes outside /api/v1 (uploaded files, custom emoji images), with the same conventions; a
+  // browser loads them with its session cookie.
+  registerRoutes(fastify, app, [...rootRoutes, ...realmEmojiFileRoutes], '', 'basic-or-session');
+  registerWebApp(fastify, config.webDir);
   let scheduler: Scheduler | null = null;
 
   return {

@@ -1,5 +1,9 @@
 // Configuration from command-line flags and the environment, validated once at start.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built browser app of this checkout (from src/ or from a build in dist/ alike). */
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 export interface Config {
   host: string;
@@ -24,6 +28,8 @@ export interface Config {
   /** Where other processes reach this one to forward long-polls (REDIS_URL deployments). */
   internalUrl: string | null;
   uploadsDir: string;
+  /** The built browser app served at / (index.html and assets/). */
+  webDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -117,5 +123,6 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     heartbeatSeconds: intSetting(env.HEARTBEAT_SECONDS ?? '50', 'HEARTBEAT_SECONDS', 1, 600),
     maxFileUploadSizeMib: intSetting(env.MAX_FILE_UPLOAD_SIZE_MIB ?? '25', 'MAX_FILE_UPLOAD_SIZE_MIB', 1, 10240),
     uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
+    webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : DEFAULT_WEB_DIR,
   };
 }

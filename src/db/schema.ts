@@ -320,6 +320,7 @@ export interface Database {
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;
   saved_event_queues: SavedEventQueuesTable;
+  sessions: SessionsTable;
   user_topics: UserTopicsTable;
   custom_profile_fields: CustomProfileFieldsTable;
   custom_profile_field_values: CustomProfileFieldValuesTable;
@@ -353,6 +354,19 @@ export interface SavedEventQueuesTable {
   data: string;
   saved_at: number;
 }
+/** A logged-in browser; the cookie's token is kept only as its SHA-256 (hex). */
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  realm_id: number;
+  /** What the page sends back in X-CSRFToken on unsafe methods. */
+  csrf_token: string;
+  created_at: number;
+  last_used_at: number;
+  /** last_used_at plus the session lifetime: a session unused that long ends. */
+  expires_at: number;
+}
+export type Session = Selectable<SessionsTable>;
 export type UserTopic = Selectable<UserTopicsTable>;
 export type CustomProfileField = Selectable<CustomProfileFieldsTable>;
 export type Draft = Selectable<DraftsTable>;

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { realmBySubdomain } from '../db/queries/realms.ts';
-import { userByApiKey } from '../db/queries/users.ts';
+import { userByApiKey, userById } from '../db/queries/users.ts';
 import { ApiError } from '../lib/errors.ts';
 
 /**
@@ -20,6 +20,7 @@ class IdentityCache {
   #seen = -1;
   readonly #realms = new Map<string, Realm>();
   readonly #users = new Map<string, User>();
+  readonly #usersById = new Map<number, User>();
 
   constructor(writes: () => number) {
     this.#writes = writes;
@@ -33,11 +34,17 @@ class IdentityCache {
     return this.#get(this.#users, apiKey, load);
   }
 
-  async #get<T extends object>(map: Map<string, T>, key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  /** Session authentication finds users by ID. */
+  userById(id: number, load: () => Promise<User | undefined>): Promise<User | undefined> {
+    return this.#get(this.#usersById, id, load);
+  }
+
+  async #get<K, T extends object>(map: Map<K, T>, key: K, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const writes = this.#writes();
     if (writes !== this.#seen) {
       this.#realms.clear();
       this.#users.clear();
+      this.#usersById.clear();
       this.#seen = writes;
     }
     const hit = map.get(key);
@@ -70,6 +77,11 @@ function loadRealm(app: AppContext, subdomain: string): Promise<Realm | undefine
 function loadUser(app: AppContext, apiKey: string): Promise<User | undefined> {
   const load = () => userByApiKey(app.db.kysely, apiKey);
   return identityCache(app.db)?.user(apiKey, load) ?? load();
+}
+
+export function loadUserById(app: AppContext, realmId: number, id: number): Promise<User | undefined> {
+  const load = () => userById(app.db.kysely, realmId, id);
+  return identityCache(app.db)?.userById(id, load) ?? load();
 }
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];

@@ -1,12 +1,24 @@
 // The one place that turns errors into `{result: "error", msg, code}` responses.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
+import type { RouteConfig } from './route.ts';
+
+/**
+ * A 401 asks for Basic credentials only where they are what the route reads: a browser meeting
+ * the challenge under /json (or on an image) would show its own password box.
+ */
+function challengesBasic(request: FastifyRequest): boolean {
+  const authBy = (request.routeOptions.config as Partial<RouteConfig>).authBy;
+  if (authBy === 'session') return false;
+  if (authBy === 'basic-or-session') return request.headers.authorization !== undefined;
+  return true;
+}
 
 export function installErrorHandlers(fastify: FastifyInstance, log: Logger): void {
   fastify.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
     if (err instanceof ApiError) {
-      if (err.status === 401) reply.header('www-authenticate', 'Basic realm="parley"');
+      if (err.status === 401 && challengesBasic(request)) reply.header('www-authenticate', 'Basic realm="parley"');
       return reply.code(err.status).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
     }
     // A number past PostgreSQL's integer range that a route did not bound itself (SQLite has

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
 import { authenticate } from './auth.ts';
+import { authenticateBasicOrSession, authenticateSession, type Identity } from './session.ts';
 import { decodeParams, type Decoded, type ParamSpecs } from './params.ts';
 import { readRawParams } from './body.ts';
 
@@ -65,14 +66,36 @@ export function route<S extends ParamSpecs>(r: Route<S>): Route {
   return r as unknown as Route;
 }
 
-export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes: Route[], prefix = '/api/v1'): void {
+/**
+ * How a registration of the route table authenticates: `basic` (the API under /api/v1), `session`
+ * (the browser: /json and /accounts), or `basic-or-session` (files a browser loads by URL).
+ */
+export type AuthBy = 'basic' | 'session' | 'basic-or-session';
+
+/** Fastify route config: the error handler challenges for Basic credentials only where they are read. */
+export interface RouteConfig {
+  authBy: AuthBy;
+}
+
+type Authenticator = (app: AppContext, request: FastifyRequest, reply: FastifyReply, mode: Route['auth']) => Promise<Identity>;
+
+const AUTHENTICATORS: Record<AuthBy, Authenticator> = {
+  basic: (app, request, _reply, mode) => authenticate(app, request, mode),
+  session: authenticateSession,
+  'basic-or-session': authenticateBasicOrSession,
+};
+
+export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes: Route[], prefix = '/api/v1', authBy: AuthBy = 'basic'): void {
+  const auth = AUTHENTICATORS[authBy];
+  const config: RouteConfig = { authBy };
   for (const r of routes) {
     const url = prefix + r.path.replace(/\{(\w+)\}/g, ':$1');
     fastify.route({
       method: r.method,
       url,
+      config,
       handler: async (request, reply) => {
-        const { realm, user } = await authenticate(app, request, r.auth);
+        const { realm, user } = await auth(app, request, reply, r.auth);
         const raw = await readRawParams(request, r.streamBody ?? false);
         const { params, ignored } = decodeParams(r.params, raw);
         const apiReq = new HandlerRequest(app, realm, user, params, request, reply);

@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
-  | 'AUTHENTICATION_FAILED';
+  | 'AUTHENTICATION_FAILED'
+  | 'CSRF_FAILED';
 
 export class ApiError extends Error {
   constructor(

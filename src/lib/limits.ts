@@ -32,6 +32,10 @@ export const LIMITS = {
   scheduledDeliveryPollMs: 1000,
   /** How long a process's claim on a scheduled message lasts if it dies while sending. */
   scheduledDeliveryClaimSeconds: 60,
+  /** A browser session ends this long after its last use (and its cookies after login or renewal). */
+  sessionLifetimeSeconds: 14 * 24 * 3600,
+  /** A session's last use is written at most this often (not on every request). */
+  sessionTouchSeconds: 60,
 } as const;
 
 export const ROLE = {

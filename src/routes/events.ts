@@ -35,11 +35,18 @@ async function forwardToOwner(
   for (const [k, v] of Object.entries(params)) if (v !== undefined) form.set(k, String(v));
   const headers: Record<string, string> = { host: http.headers.host ?? '' };
   if (http.headers.authorization) headers.authorization = http.headers.authorization;
+  // A browser's poll (under /json) is passed on with its session cookie and CSRF token.
+  const browser = http.url.startsWith('/json/');
+  if (browser) {
+    if (http.headers.cookie) headers.cookie = http.headers.cookie;
+    const csrf = http.headers['x-csrftoken'];
+    if (typeof csrf === 'string') headers['x-csrftoken'] = csrf;
+  }
   const isGet = http.method === 'GET';
   if (!isGet) headers['content-type'] = 'application/x-www-form-urlencoded';
   let res: Response;
   try {
-    res = await fetch(`${owner}/api/v1/events${isGet ? `?${form.toString()}` : ''}`, {
+    res = await fetch(`${owner}${browser ? '/json' : '/api/v1'}/events${isGet ? `?${form.toString()}` : ''}`, {
       method: http.method,
       headers,
       body: isGet ? undefined : form.toString(),

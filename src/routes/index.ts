@@ -1,5 +1,6 @@
 // The route table: every API operation, by resource (one array per line, so additions merge).
 import type { Route } from '../http/route.ts';
+import { accountRoutes } from './accounts.ts';
 import { botRoutes } from './bots.ts';
 import { defaultStreamRoutes } from './default-streams.ts';
 import { draftRoutes } from './drafts.ts';
@@ -58,3 +59,6 @@ export const routes: Route[] = [
 
 /** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */
 export const rootRoutes: Route[] = [...uploadFileRoutes];
+
+/** The browser's login and logout, at the root and authenticated by session. */
+export const browserRoutes: Route[] = [...accountRoutes];

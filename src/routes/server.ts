@@ -1,9 +1,7 @@
 // Server settings (no authentication) and fetching an API key with a password.
 import { route } from '../http/route.ts';
 import { p } from '../http/params.ts';
-import { ApiError } from '../lib/errors.ts';
-import { checkPassword } from '../lib/apikey.ts';
-import { userByEmail } from '../db/queries/users.ts';
+import { checkPasswordLogin } from '../http/login.ts';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/limits.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { renderPlain } from '../lib/render.ts';
@@ -44,11 +42,8 @@ export const serverRoutes = [
     path: '/fetch_api_key',
     auth: 'none',
     params: { username: p.string({ trim: true }), password: p.string() },
-    async handler({ app, realm, params }) {
-      const user = await userByEmail(app.db.kysely, realm.id, params.username);
-      const ok = user !== undefined && (await checkPassword(params.password, user.password_hash));
-      if (!user || !ok) throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
-      if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+    async handler({ app, realm, params, http }) {
+      const user = await checkPasswordLogin(app, http, realm, params.username, params.password);
       return { api_key: user.api_key, email: user.email, user_id: user.id };
     },
   }),

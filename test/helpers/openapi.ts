@@ -133,7 +133,7 @@ function load(): Operation[] | null {
 export function checkResponse(method: string, apiPath: string, body: unknown): string[] {
   if (operations === undefined) operations = load();
   if (!operations) return [];
-  const p = apiPath.replace(/^\/api\/v1/, '').split('?')[0]!;
+  const p = apiPath.replace(/^\/(api\/v1|json)\//, '/').split('?')[0]!;
   // Events are checked one by one against the schema of their own type (see checkEvent).
   if (method === 'GET' && p === '/events') {
     const events = (body as { events?: unknown }).events;

@@ -18,6 +18,8 @@ export interface Account {
   id: number;
   email: string;
   apiKey: string;
+  /** The login password (the owner's, and users made by createUser). */
+  password?: string;
 }
 
 export interface ApiResponse {
@@ -86,12 +88,17 @@ export async function temporaryPostgres(adminUrl: string): Promise<{ url: string
 }
 
 /** node:http rather than fetch, which will not send a Host header of our choosing. */
-function httpRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+export function httpRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -138,7 +145,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
         ownerName: 'Olivia Owner',
         ownerPassword: 'owner-password',
       });
-  const owner: Account = { id: r.userId, email: 'owner@example.com', apiKey: r.apiKey };
+  const owner: Account = { id: r.userId, email: 'owner@example.com', apiKey: r.apiKey, password: 'owner-password' };
 
   const api: TestServer['api'] = async (method, apiPath, params = {}, o = {}) => {
     const as = o.as === undefined ? owner : o.as;
@@ -183,7 +190,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     const password = `pw-${name}-secret`;
     const { user_id } = await ok('POST', '/api/v1/users', { email, password, full_name: name });
     const { api_key } = await ok('POST', '/api/v1/fetch_api_key', { username: email, password });
-    const account: Account = { id: user_id as number, email, apiKey: api_key as string };
+    const account: Account = { id: user_id as number, email, apiKey: api_key as string, password };
     if (o.role !== undefined) await ok('PATCH', `/api/v1/users/${account.id}`, { role: o.role });
     return account;
   };
@@ -205,4 +212,63 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A browser's session: its cookies, and requests made with them (as the web app makes them). */
+export interface BrowserSession {
+  /** The Cookie header the browser sends. */
+  cookie: string;
+  csrfToken: string;
+  /** The Set-Cookie headers of the login. */
+  setCookies: string[];
+  /**
+   * Calls a path (normally under /json) with the cookie, and on unsafe methods the session's
+   * CSRF token unless `csrf` says otherwise (null: none). 2xx bodies are checked like api()'s.
+   */
+  request(method: string, apiPath: string, params?: Params, opts?: { csrf?: string | null }): Promise<ApiResponse & { headers: http.IncomingHttpHeaders }>;
+}
+
+function cookiePair(setCookie: string): [string, string] {
+  const first = setCookie.split(';')[0]!;
+  const eq = first.indexOf('=');
+  return [first.slice(0, eq), first.slice(eq + 1)];
+}
+
+/** Logs `as` in through POST /accounts/login/ (the owner unless told) and returns the session. */
+export async function browserLogin(s: TestServer, as: Account = s.owner): Promise<BrowserSession> {
+  assert.ok(as.password, `no password known for ${as.email}`);
+  const host = new URL(s.baseUrl).host;
+  const res = await httpRequest(`${s.baseUrl}/accounts/login/`, 'POST', { host, 'content-type': 'application/x-www-form-urlencoded' }, encodeParams({ username: as.email, password: as.password }).toString());
+  assert.equal(res.status, 200, `login of ${as.email} failed: ${res.text}`);
+  const setCookies = res.headers['set-cookie'] ?? [];
+  const jar = new Map(setCookies.map(cookiePair));
+  const session: BrowserSession = {
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    csrfToken: jar.get('parley_csrf') ?? '',
+    setCookies,
+    async request(method, apiPath, params = {}, opts = {}) {
+      const headers: Record<string, string> = { host, cookie: session.cookie };
+      const csrf = opts.csrf === undefined ? session.csrfToken : opts.csrf;
+      if (method !== 'GET' && csrf !== null) headers['x-csrftoken'] = csrf;
+      const form = encodeParams(params);
+      let url = s.baseUrl + apiPath;
+      let body: string | undefined;
+      if (method === 'GET') {
+        const qs = form.toString();
+        if (qs) url += (url.includes('?') ? '&' : '?') + qs;
+      } else {
+        body = form.toString();
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      }
+      const r = await httpRequest(url, method, headers, body);
+      const json = JSON.parse(r.text) as ApiResponse['body'];
+      assert.notEqual(r.status, 500, `${method} ${apiPath} answered 500: ${r.text}`);
+      if (r.status >= 200 && r.status < 300) {
+        const errors = checkResponse(method, apiPath, json);
+        assert.deepEqual(errors, [], `${method} ${apiPath}: response does not match the reference schema:\n${errors.join('\n')}`);
+      }
+      return { status: r.status, body: json, headers: r.headers };
+    },
+  };
+  return session;
 }

@@ -10,6 +10,7 @@ import { migration as groupsProfiles } from './0006_groups_profiles.ts';
 import { migration as admin } from './0007_admin.ts';
 import { migration as userTopics } from './0008_user_topics.ts';
 import { migration as hardening } from './0010_hardening.ts';
+import { migration as sessions } from './0011_sessions.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   groupsProfiles,
   admin,
   hardening,
+  sessions,
 ];
