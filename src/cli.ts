@@ -18,7 +18,7 @@ const USAGE = `Usage:
                       [--owner-password P] [--data-dir D] [--json]
   parley move-to-postgres --database-url postgres://... [--data-dir D]
 
-Environment: HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, EXTERNAL_HOST, LOG_LEVEL (see .env.example).`;
+Environment: HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, EXTERNAL_HOST, WEB_DIR, LOG_LEVEL (see .env.example).`;
 
 async function serve(config: Config, flags: Record<string, string>): Promise<void> {
   const server = await createServer(config);
@@ -57,7 +57,7 @@ async function createFirstRealm(app: AppContext): Promise<void> {
       `  login:     ${email}`,
       `  password:  ${password}`,
       `  API key:   ${r.apiKey}`,
-      `Try: curl -u ${email}:${r.apiKey} ${url}/api/v1/users/me`,
+      `Open ${url} in a browser and log in, or try: curl -u ${email}:${r.apiKey} ${url}/api/v1/users/me`,
       '',
     ].join('\n') + '\n',
   );
