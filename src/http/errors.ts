@@ -9,7 +9,7 @@ import type { RouteConfig } from './route.ts';
  * the challenge under /json (or on an image) would show its own password box.
  */
 function challengesBasic(request: FastifyRequest): boolean {
-  const authBy = (request.routeOptions.config as Partial<RouteConfig>).authBy;
+  const authBy = (request.routeOptions.config as Partial<RouteConfig> | undefined)?.authBy;
   if (authBy === 'session') return false;
   if (authBy === 'basic-or-session') return request.headers.authorization !== undefined;
   return true;

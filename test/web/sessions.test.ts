@@ -93,6 +93,17 @@ test('a deactivated user cannot log in, and their session stops working', async 
   assert.equal(login.headers['set-cookie'], undefined);
 });
 
+test("a deactivated organization's sessions stop working", async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const browser = await browserLogin(s);
+  await s.server.app.db.kysely.updateTable('realms').set({ deactivated: 1 }).execute();
+  const me = await browser.request('GET', '/json/users/me');
+  assert.equal(me.status, 401);
+  assert.equal(me.body.code, 'REALM_DEACTIVATED');
+  assert.equal(me.headers['www-authenticate'], undefined);
+});
+
 test('/json serves the API with the session cookie; without one it answers 401 without a Basic challenge', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
