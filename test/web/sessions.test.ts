@@ -174,6 +174,23 @@ test('logout ends the session on the server and clears both cookies', async (t) 
   assert.equal((await browser.request('POST', '/accounts/logout/')).status, 200);
 });
 
+test('an HTML form logout is redirected to the app', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const browser = await browserLogin(s);
+  const res = await httpRequest(`${s.baseUrl}/accounts/logout/`, 'POST', {
+    host: new URL(s.baseUrl).host,
+    cookie: browser.cookie,
+    'x-csrftoken': browser.csrfToken,
+    accept: 'text/html',
+    'content-type': 'application/x-www-form-urlencoded',
+  }, '');
+  assert.equal(res.status, 303);
+  assert.equal(res.headers.location, '/');
+  assert.equal(res.headers['set-cookie']?.length, 2);
+  assert.deepEqual(await sessionRows(s), []);
+});
+
 test('sessions survive a restart on the same data', async (t) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
