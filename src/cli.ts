@@ -1,9 +1,10 @@
-// parley serve | create-realm
+// parley serve | create-realm | move-to-postgres | backup | restore
 import { randomBytes } from 'node:crypto';
 import { createServer } from './app.ts';
 import { ConfigError, loadConfig, parseFlags, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { moveSqliteToPostgres } from './db/move.ts';
+import { backup, BackupError, restore, type Manifest } from './lib/backup.ts';
 import { countRealms } from './db/queries/realms.ts';
 import { checkCreateRealm } from './actions/realms.ts';
 import { RecordingHub } from './events/hub.ts';
@@ -17,6 +18,8 @@ const USAGE = `Usage:
   parley create-realm --name N [--subdomain S] --owner-email E --owner-name N
                       [--owner-password P] [--data-dir D] [--json]
   parley move-to-postgres --database-url postgres://... [--data-dir D]
+  parley backup --out PATH [--data-dir D | --database-url postgres://...]
+  parley restore --from PATH [--data-dir D | --database-url postgres://...]
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, REDIS_URL, EXTERNAL_HOST, WEB_DIR, LOG_LEVEL (see .env.example).`;
 
@@ -26,7 +29,8 @@ async function serve(config: Config, flags: Record<string, string>): Promise<voi
     await createFirstRealm(server.app);
   }
   const url = await server.listen();
-  server.app.log.info({ url }, 'Parley is serving');
+  // Says whether bin/parley.js found dist/ current (compiled) or fell back to tsx.
+  server.app.log.info({ url, compiled: import.meta.url.endsWith('.js') }, 'Parley is serving');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -100,6 +104,27 @@ async function moveToPostgres(config: Config): Promise<void> {
   process.stdout.write(`Moved ${config.dataDir}/parley.db into PostgreSQL. Start the server with DATABASE_URL set.\n`);
 }
 
+function describe(m: Manifest): string {
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+  const db = m.database === 'sqlite' ? 'SQLite database' : `PostgreSQL database (${m.tables!.reduce((n, t) => n + t.rows, 0)} rows in ${m.tables!.length} tables)`;
+  return `${db} and ${m.uploads.files} uploaded files (${mib(m.uploads.bytes)})`;
+}
+
+async function backupCommand(config: Config, flags: Record<string, string>): Promise<void> {
+  const out = flags.out;
+  if (out === undefined || out === 'true') throw new ConfigError('--out names the folder to write the backup to (it must not exist yet)');
+  const m = await backup(config, out);
+  process.stdout.write(`Backed up the ${describe(m)} to ${out}\n`);
+}
+
+async function restoreCommand(config: Config, flags: Record<string, string>): Promise<void> {
+  const from = flags.from;
+  if (from === undefined || from === 'true') throw new ConfigError('--from names a folder written by parley backup');
+  const m = await restore(config, from);
+  const where = config.databaseUrl ? 'the PostgreSQL database' : config.dataDir;
+  process.stdout.write(`Restored the ${describe(m)} of ${m.created_at} into ${where}\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const { flags, positionals } = parseFlags(argv);
   const command = positionals[0];
@@ -115,13 +140,17 @@ async function main(argv: string[]): Promise<void> {
       return createRealm(config, flags);
     case 'move-to-postgres':
       return moveToPostgres(config);
+    case 'backup':
+      return backupCommand(config, flags);
+    case 'restore':
+      return restoreCommand(config, flags);
     default:
       throw new ConfigError(`Unknown command '${command}'.\n${USAGE}`);
   }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof ApiError) {
+  if (err instanceof ConfigError || err instanceof ApiError || err instanceof BackupError) {
     process.stderr.write(`parley: ${err.message}\n`);
     process.exit(2);
   }

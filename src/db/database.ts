@@ -42,7 +42,12 @@ export interface OpenOptions {
   databaseUrl: string | null;
 }
 
-export async function openDatabase(opts: OpenOptions): Promise<Db> {
+export interface MigrateOptions {
+  /** Only these migrations (a restore brings back the schema its data was exported from). */
+  migrations?: ReadonlySet<string>;
+}
+
+export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOptions = {}): Promise<Db> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection the server closed (restart, failover) is replaced on next use; it must
@@ -50,7 +55,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const db: Db = { kysely, dialect: 'postgres', close: () => kysely.destroy(), identityWrites: null, sync: () => Promise.resolve() };
-    await migrate(db);
+    await migrate(db, migrateOpts);
     return db;
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -88,7 +93,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Db> {
       await wal.close();
     },
   };
-  await migrate(db);
+  await migrate(db, migrateOpts);
   return db;
 }
 
@@ -233,7 +238,7 @@ export function registerSqliteFunctions(file: SQLite.Database): void {
 }
 
 /** Applies the migrations not yet applied, each in its own transaction. */
-export async function migrate(db: Db): Promise<void> {
+export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<void> {
   type MigrationsDb = Kysely<{ parley_migrations: { name: string; applied_at: number } }>;
   // One connection throughout, so that PostgreSQL's advisory lock is held where it was taken.
   await (db.kysely as unknown as MigrationsDb).connection().execute(async (k) => {
@@ -250,7 +255,7 @@ export async function migrate(db: Db): Promise<void> {
         .execute();
       const done = new Set((await k.selectFrom('parley_migrations').select('name').execute()).map((r) => r.name));
       for (const m of migrations) {
-        if (done.has(m.name)) continue;
+        if (done.has(m.name) || (opts.migrations && !opts.migrations.has(m.name))) continue;
         await k.transaction().execute(async (tx) => {
           await m.up(tx as unknown as Kysely<unknown>, db.dialect);
           await tx.insertInto('parley_migrations').values({ name: m.name, applied_at: Math.floor(Date.now() / 1000) }).execute();
