@@ -111,6 +111,13 @@ async function checkRestored(r: TestServer, acked: { id: number; content: string
   const last = Math.max(...restored.keys());
   assert.deepEqual([...restored.keys()].sort((a, b) => a - b), acked.filter((m) => m.id <= last).map((m) => m.id));
 
+  // Every table was read at the same moment: no recipient row without its message, or the reverse.
+  const db = r.server.app.db.kysely;
+  const orphans = await db.selectFrom('user_messages').select((e) => e.fn.countAll<number>().as('n')).where('message_id', 'not in', db.selectFrom('messages').select('id')).executeTakeFirstOrThrow();
+  assert.equal(Number(orphans.n), 0, 'recipient rows of messages the backup does not have');
+  const unreceived = await db.selectFrom('messages').select((e) => e.fn.countAll<number>().as('n')).where('id', 'not in', db.selectFrom('user_messages').select('message_id')).executeTakeFirstOrThrow();
+  assert.equal(Number(unreceived.n), 0, 'messages without their recipient rows');
+
   const file = await fetch(r.baseUrl + uri, { headers: { authorization: auth(r.owner) } });
   assert.equal(file.status, 200);
   assert.deepEqual(Buffer.from(await file.arrayBuffer()), bytes);
