@@ -86,6 +86,7 @@ test('a backup taken while messages are being sent restores every message acknow
   const manifest = JSON.parse(fs.readFileSync(path.join(out, 'parley-backup.json'), 'utf8'));
   assert.equal(manifest.database, s.databaseUrl ? 'postgres' : 'sqlite');
   assert.equal(manifest.uploads.files, 1);
+  assert.deepEqual(fs.readdirSync(out).sort(), [s.databaseUrl ? 'database' : 'parley.db', 'parley-backup.json', 'uploads'].sort());
   assert.equal(fs.readdirSync(dir).filter((f) => f.startsWith('backup.partial')).length, 0, 'no partial folder is left');
 
   // Restore into a data directory that does not exist yet (and a new PostgreSQL database).

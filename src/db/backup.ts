@@ -38,13 +38,17 @@ export async function backupSqlite(dataDir: string, dest: string): Promise<{ mig
   } finally {
     source.close();
   }
-  const copy = new SQLite(dest, { readonly: true, fileMustExist: true });
+  const copy = new SQLite(dest, { fileMustExist: true });
   try {
+    // The copy carries the source's WAL mode, and would grow -wal and -shm files beside it when
+    // opened; as a plain file it stays one file (the server turns WAL on again when it opens it).
+    copy.pragma('journal_mode = DELETE');
     const check = copy.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`The copied database fails SQLite's check: ${String(check)}`);
     return { migrations: appliedSqlite(copy) };
   } finally {
     copy.close();
+    await syncFile(dest);
   }
 }
 

@@ -33,6 +33,8 @@ export interface Manifest {
 export async function backup(config: Config, out: string): Promise<Manifest> {
   const target = path.resolve(out);
   if (fs.existsSync(target)) throw new BackupError(`${target} already exists: give --out a new path`);
+  const uploads = path.resolve(config.uploadsDir);
+  if (target === uploads || target.startsWith(uploads + path.sep)) throw new BackupError('--out must be outside the uploads directory, which the backup copies');
   const parent = path.dirname(target);
   if (!fs.existsSync(parent)) throw new BackupError(`${parent} does not exist`);
   // Built beside its final name and renamed when complete, so a failed run leaves no backup that
