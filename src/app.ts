@@ -20,6 +20,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
 import { removeStaleTempFiles } from './lib/uploads.ts';
+import { serverSecret } from './db/queries/secrets.ts';
 
 export interface Server {
   app: AppContext;
@@ -71,6 +72,8 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       : hub,
     queues,
     startedAt: Math.floor(Date.now() / 1000),
+    imageProxyKey: config.imageProxySecret ?? (await serverSecret(db.kysely, 'image_proxy')),
+    previews: new Set(),
   };
   const fastify = Fastify({
     // Request logs only for warnings and errors: a chat server's traffic is mostly long-polls.
@@ -114,6 +117,8 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     async close() {
       try {
         await scheduler?.stop();
+        // Link previews under way finish (or time out) before the database closes.
+        await Promise.allSettled([...app.previews]);
         // Answer the waiting long-polls first: fastify waits for requests in flight.
         queues.stop();
         await fastify.close();

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from './app.ts';
 import { ConfigError, loadConfig, parseFlags, type Config } from './config.ts';
+import { serverSecret } from './db/queries/secrets.ts';
 import { openDatabase } from './db/database.ts';
 import { moveSqliteToPostgres } from './db/move.ts';
 import { backup, BackupError, restore, type Manifest } from './lib/backup.ts';
@@ -83,7 +84,16 @@ async function createRealm(config: Config, flags: Record<string, string>): Promi
   const log = createLogger('silent');
   const db = await openDatabase(config);
   try {
-    const app: AppContext = { config, db, log, events: new RecordingHub(), queues: null, startedAt: Math.floor(Date.now() / 1000) };
+    const app: AppContext = {
+      config,
+      db,
+      log,
+      events: new RecordingHub(),
+      queues: null,
+      startedAt: Math.floor(Date.now() / 1000),
+      imageProxyKey: config.imageProxySecret ?? (await serverSecret(db.kysely, 'image_proxy')),
+      previews: new Set(),
+    };
     const r = await checkCreateRealm(app, input);
     const url = realmUrl(config, { subdomain: input.subdomain.trim().toLowerCase() });
     const user = await db.kysely.selectFrom('users').select('email').where('id', '=', r.userId).executeTakeFirstOrThrow();

@@ -30,6 +30,14 @@ export interface Config {
   uploadsDir: string;
   /** The built browser app served at / (index.html and assets/). */
   webDir: string;
+  /**
+   * Link previews and the image proxy may fetch private, loopback and link-local addresses
+   * (PREVIEW_ALLOW_PRIVATE=true). Off by default: users could otherwise make the server fetch
+   * from its own network. Tests turn it on to preview pages of a local HTTP server.
+   */
+  previewAllowPrivate: boolean;
+  /** Key that signs image proxy URLs (IMAGE_PROXY_SECRET); unset: one kept in the database. */
+  imageProxySecret: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +87,12 @@ function intSetting(value: string, name: string, min: number, max: number): numb
   return n;
 }
 
+function boolSetting(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new ConfigError(`${name} must be true or false, not "${value}"`);
+}
+
 function checkInternalUrl(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
   if (!/^https?:\/\/[^/]+$/.test(value)) throw new ConfigError('INTERNAL_URL must look like http://10.0.0.5:9991 (no path)');
@@ -124,5 +138,7 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     maxFileUploadSizeMib: intSetting(env.MAX_FILE_UPLOAD_SIZE_MIB ?? '25', 'MAX_FILE_UPLOAD_SIZE_MIB', 1, 10240),
     uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : DEFAULT_WEB_DIR,
+    previewAllowPrivate: boolSetting(env.PREVIEW_ALLOW_PRIVATE, 'PREVIEW_ALLOW_PRIVATE'),
+    imageProxySecret: env.IMAGE_PROXY_SECRET ? env.IMAGE_PROXY_SECRET : null,
   };
 }

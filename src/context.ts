@@ -14,4 +14,8 @@ export interface AppContext {
   queues: QueueManager | null;
   /** Seconds since the epoch when this process started (`server_generation`). */
   startedAt: number;
+  /** Signs the image proxy's URLs (IMAGE_PROXY_SECRET, or the one kept in the database). */
+  imageProxyKey: string;
+  /** Link previews being fetched by this process (see actions/link-previews.ts). */
+  previews: Set<Promise<void>>;
 }

@@ -67,7 +67,7 @@ async function checkScheduledContent(app: AppContext, user: User, realm: Realm, 
   const c = checkContent(content);
   if (hasBadCharacters(c.replace(/\r/g, ''))) throw badRequest('Message contains invalid characters');
   // Rendered now for display; delivery renders again, as mentions may have changed by then.
-  const { result } = await renderMessage(app.db.kysely, realm, realmUrl(app.config, realm), c, user);
+  const { result } = await renderMessage(app.db.kysely, realm, realmUrl(app.config, realm), c, user, { imageProxyKey: app.imageProxyKey });
   return { content: c, rendered: result.html };
 }
 

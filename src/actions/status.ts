@@ -15,6 +15,7 @@ import {
 } from '../db/queries/presence.ts';
 import { badRequest } from '../lib/errors.ts';
 import { emojiTables } from '../lib/markdown/emoji-data.ts';
+import { isServiceEmoji } from '../lib/service-emoji.ts';
 import { userSettings } from '../lib/user-settings.ts';
 import { runAction } from './action.ts';
 
@@ -36,7 +37,7 @@ async function checkStatusEmoji(tx: Tx, realmId: number, name: string, code: str
   if (type !== undefined && !REACTION_TYPES.includes(type)) throw badRequest('Invalid reaction_type');
   const custom = await realmEmojiByName(tx, realmId, name);
   const unicode = emojiTables().nameToCode.get(name);
-  const resolvedType = type ?? (custom ? 'realm_emoji' : unicode !== undefined ? 'unicode_emoji' : name === 'zulip' ? 'service_extra_emoji' : undefined);
+  const resolvedType = type ?? (custom ? 'realm_emoji' : unicode !== undefined ? 'unicode_emoji' : isServiceEmoji(name) ? 'service_extra_emoji' : undefined);
   if (resolvedType === undefined) throw badRequest(`Emoji '${name}' does not exist`);
   if (resolvedType === 'realm_emoji') {
     if (code !== undefined && !/^\d{1,9}$/.test(code)) throw badRequest('Invalid custom emoji.');
@@ -45,8 +46,8 @@ async function checkStatusEmoji(tx: Tx, realmId: number, name: string, code: str
     return { code: String(byCode.id), type: resolvedType };
   }
   if (resolvedType === 'service_extra_emoji') {
-    if (name !== 'zulip' || (code !== undefined && code !== 'zulip')) throw badRequest('Invalid emoji name.');
-    return { code: 'zulip', type: resolvedType };
+    if (!isServiceEmoji(name) || (code !== undefined && code !== name)) throw badRequest('Invalid emoji name.');
+    return { code: name, type: resolvedType };
   }
   if (unicode === undefined) throw badRequest(`Emoji '${name}' does not exist`);
   if (code !== undefined && code !== unicode) throw badRequest('Invalid emoji name.');

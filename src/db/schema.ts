@@ -303,6 +303,12 @@ export interface MutedUsersTable {
   date_muted: number;
 }
 
+/** Secrets the server generated for itself (the image proxy key), by name. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   realm_emoji: RealmEmojiTable;
   realm_linkifiers: RealmLinkifiersTable;
@@ -335,6 +341,7 @@ export interface Database {
   drafts: DraftsTable;
   scheduled_messages: ScheduledMessagesTable;
   muted_users: MutedUsersTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type Realm = Selectable<RealmsTable>;

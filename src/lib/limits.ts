@@ -36,6 +36,15 @@ export const LIMITS = {
   sessionLifetimeSeconds: 14 * 24 * 3600,
   /** A session's last use is written at most this often (not on every request). */
   sessionTouchSeconds: 60,
+  /** The image proxy: time for the whole fetch, and the largest image passed on. */
+  imageProxyTimeoutMs: 10_000,
+  imageProxyMaxBytes: 10 * 1024 * 1024,
+  /** Link previews: time for each page (redirects and body included), and the most read of it. */
+  linkPreviewTimeoutMs: 10_000,
+  linkPreviewMaxBytes: 1024 * 1024,
+  /** Links previewed per message, and previews fetched at once by one process. */
+  linkPreviewMaxLinks: 5,
+  linkPreviewConcurrency: 4,
 } as const;
 
 export const ROLE = {

@@ -10,7 +10,10 @@ import {
   streamsByNames,
   usersByNamesOrIds,
 } from '../db/queries/render-refs.ts';
-import { collectReferences, renderMarkdown, topicLinks, type Linkifier, type MarkdownContext, type RenderResult } from './markdown/index.ts';
+import { imageProxyUrl } from './image-proxy.ts';
+import { collectReferences, renderMarkdown, topicLinks, type EmbedData, type Linkifier, type MarkdownContext, type RenderResult } from './markdown/index.ts';
+import { realmSettings } from './realm.ts';
+import { SERVICE_EXTRA_EMOJI } from './service-emoji.ts';
 
 type Q = Conn | Tx;
 
@@ -55,7 +58,15 @@ export async function markdownContext(db: Q, realm: Realm, realmUrl: string, con
     },
     linkifiers,
     translateEmoticons,
+    extraEmoji: SERVICE_EXTRA_EMOJI,
   };
+}
+
+export interface MessageRenderOptions {
+  /** Signs the image proxy URLs of external images (AppContext.imageProxyKey). */
+  imageProxyKey: string;
+  /** Website previews fetched so far, by URL (null: nothing to preview). */
+  embedData?: ReadonlyMap<string, EmbedData | null>;
 }
 
 export interface RenderedMessage {
@@ -64,8 +75,16 @@ export interface RenderedMessage {
   mentionedUserIds: Set<number>;
 }
 
-export async function renderMessage(db: Q, realm: Realm, realmUrl: string, content: string, sender: User): Promise<RenderedMessage> {
-  const ctx = await markdownContext(db, realm, realmUrl, content, sender);
+export async function renderMessage(db: Q, realm: Realm, realmUrl: string, content: string, sender: User, opts: MessageRenderOptions): Promise<RenderedMessage> {
+  const settings = realmSettings(realm);
+  const ctx: MarkdownContext = {
+    ...(await markdownContext(db, realm, realmUrl, content, sender)),
+    externalImageUrl: (url) => imageProxyUrl(opts.imageProxyKey, url),
+    imagePreviewsOff: !settings.inline_image_preview,
+    // As the reference: messages of bots get no website previews.
+    urlEmbedPreview: settings.inline_url_embed_preview && sender.is_bot !== 1,
+    embedData: opts.embedData,
+  };
   const result = renderMarkdown(content, ctx);
   const mentioned = new Set(result.mentionedUserIds);
   if (result.mentionedGroupIds.length > 0) for (const id of await groupMemberIds(db, realm.id, result.mentionedGroupIds)) mentioned.add(id);

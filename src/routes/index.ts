@@ -5,6 +5,7 @@ import { botRoutes } from './bots.ts';
 import { defaultStreamRoutes } from './default-streams.ts';
 import { draftRoutes } from './drafts.ts';
 import { eventRoutes } from './events.ts';
+import { imageProxyRoutes } from './image-proxy.ts';
 import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageFlagRoutes } from './message-flags.ts';
@@ -18,6 +19,7 @@ import { realmEmojiRoutes } from './realm-emoji.ts';
 import { realmRoutes } from './realm.ts';
 import { scheduledMessageRoutes } from './scheduled-messages.ts';
 import { serverRoutes } from './server.ts';
+import { serviceEmojiRoutes } from './service-emoji.ts';
 import { settingsRoutes } from './settings.ts';
 import { streamAdminRoutes } from './stream-admin.ts';
 import { streamRoutes } from './streams.ts';
@@ -58,7 +60,7 @@ export const routes: Route[] = [
 ];
 
 /** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */
-export const rootRoutes: Route[] = [...uploadFileRoutes];
+export const rootRoutes: Route[] = [...uploadFileRoutes, ...imageProxyRoutes, ...serviceEmojiRoutes];
 
 /** The browser's login and logout, at the root and authenticated by session. */
 export const browserRoutes: Route[] = [...accountRoutes];

@@ -52,7 +52,7 @@ export const messageReadRoutes = [
     params: { content: p.string() },
     async handler({ app, realm, user, params }) {
       if (params.content.trim() === '') throw badRequest('Message must not be empty');
-      const r = await renderMessage(app.db.kysely, realm, realmUrl(app.config, realm), params.content, user);
+      const r = await renderMessage(app.db.kysely, realm, realmUrl(app.config, realm), params.content, user, { imageProxyKey: app.imageProxyKey });
       return { rendered: r.result.html };
     },
   }),

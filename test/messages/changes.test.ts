@@ -162,7 +162,7 @@ test('reactions: unicode, custom and extra emoji; duplicates and missing reactio
   assert.deepEqual(s.published[0]!.userIds.sort(), [s.owner.id, alice.id].sort());
   const dup = await s.api('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: '+1' }, { as: alice });
   assert.equal(dup.body.code, 'REACTION_ALREADY_EXISTS');
-  await s.ok('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: 'zulip' });
+  await s.ok('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: 'parley' });
   const db = s.server.app.db.kysely;
   const emojiId = (await db.insertInto('realm_emoji').values({ realm_id: 1, name: 'parrot', file_name: 'parrot.png', author_id: s.owner.id, deactivated: 0, date_created: 0 }).returning('id').executeTakeFirstOrThrow()).id;
   await s.ok('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: 'parrot' });
@@ -171,7 +171,7 @@ test('reactions: unicode, custom and extra emoji; duplicates and missing reactio
     got.message.reactions.map((r: any) => [r.emoji_name, r.emoji_code, r.reaction_type, r.user_id]),
     [
       ['thumbs_up', '1f44d', 'unicode_emoji', alice.id],
-      ['zulip', 'zulip', 'service_extra_emoji', s.owner.id],
+      ['parley', 'parley', 'service_extra_emoji', s.owner.id],
       ['parrot', String(emojiId), 'realm_emoji', s.owner.id],
     ],
   );

@@ -158,7 +158,7 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
   }
 
   const url = realmUrl(app.config, realm);
-  const rendered = content === undefined ? undefined : await renderMessage(db, realm, url, content, user);
+  const rendered = content === undefined ? undefined : await renderMessage(db, realm, url, content, user, { imageProxyKey: app.imageProxyKey });
   const finalTopic = newTopic ?? message.topic;
   const finalStream = newStream ?? oldStream;
 

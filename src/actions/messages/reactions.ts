@@ -7,12 +7,11 @@ import { ApiError, badRequest } from '../../lib/errors.ts';
 import { emojiTables } from '../../lib/markdown/emoji-data.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
+import { isServiceEmoji } from '../../lib/service-emoji.ts';
 import { runAction, type ActionScope } from '../action.ts';
 
 export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
 const REACTION_TYPES: readonly string[] = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'];
-/** The server's own image emoji, reacted with as `service_extra_emoji`. */
-const EXTRA_EMOJI = new Set(['zulip']);
 
 export interface ReactionInput {
   emojiName?: string | undefined;
@@ -38,7 +37,7 @@ async function resolveEmoji(app: AppContext, realm: Realm, input: ReactionInput,
   if (type === undefined) {
     const custom = name ? (await realmEmojiByNames(db, realm.id, [name])).find((e) => !e.deactivated) : undefined;
     if (custom) type = 'realm_emoji';
-    else if (EXTRA_EMOJI.has(name)) type = 'service_extra_emoji';
+    else if (isServiceEmoji(name)) type = 'service_extra_emoji';
     else type = 'unicode_emoji';
   }
   if (type === 'realm_emoji') {
@@ -50,7 +49,7 @@ async function resolveEmoji(app: AppContext, realm: Realm, input: ReactionInput,
   }
   if (type === 'service_extra_emoji') {
     const n = code ?? name;
-    if (!EXTRA_EMOJI.has(n)) throw noSuchEmoji(name || n);
+    if (!isServiceEmoji(n)) throw noSuchEmoji(name || n);
     return { name: n, code: n, type };
   }
   const tables = emojiTables();

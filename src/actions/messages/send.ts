@@ -81,7 +81,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     throw badRequest(`'${gone.email}' is no longer using Parley.`);
   }
   const url = realmUrl(app.config, realm);
-  const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender);
+  const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });
 
   return runAction(app, async (scope) => {
     let recipientId: number;

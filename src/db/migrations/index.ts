@@ -11,6 +11,7 @@ import { migration as admin } from './0007_admin.ts';
 import { migration as userTopics } from './0008_user_topics.ts';
 import { migration as hardening } from './0010_hardening.ts';
 import { migration as sessions } from './0011_sessions.ts';
+import { migration as serverSecrets } from './0012_server_secrets.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   admin,
   hardening,
   sessions,
+  serverSecrets,
 ];

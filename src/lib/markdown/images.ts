@@ -1,9 +1,10 @@
 // Links: realm-relative rewriting, the result's links and uploads, and inline previews of
-// images and videos (the reference's `message_inline_image` blocks), never inside quotes.
+// images and videos (the reference's `message_inline_image` blocks), YouTube thumbnails and
+// website previews from fetched embed data; never inside quotes.
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, Token } from 'markdown-it';
 import { renderEnv } from './env.ts';
-import { tag } from './html.ts';
+import { embedPreview, inlinePreview, vimeoId, youtubeId, youtubeThumbnail } from './previews.ts';
 import { relativeToRealm } from './urls.ts';
 
 const IMAGE_EXTENSIONS = ['.bmp', '.gif', '.jpe', '.jpeg', '.jpg', '.png', '.webp'];
@@ -13,6 +14,7 @@ const PREVIEW_LIMIT = 24;
 interface FoundLink {
   href: string;
   text: string;
+  label: Token | undefined; // the link's only text token, when it has exactly one
   blockIndex: number; // index of the inline token in state.tokens
   open: Token;
   inQuote: boolean;
@@ -32,9 +34,13 @@ function pathOf(url: string): string {
   }
 }
 
-function previewHtml(href: string, title: string | undefined, src: string, video: boolean): string {
-  const media = video ? tag('video', { preload: 'metadata', src }, '') : tag('img', { src });
-  return tag('div', { class: video ? 'message_inline_image message_inline_video' : 'message_inline_image' }, tag('a', { href, title }, media));
+/** A link to this server (relative, or on the realm's host): no website preview. */
+function isOwnServer(href: string, realmUrl: string): boolean {
+  try {
+    return new URL(href).host === new URL(realmUrl).host;
+  } catch {
+    return true;
+  }
 }
 
 function linkPass(state: StateCore): void {
@@ -50,9 +56,9 @@ function linkPass(state: StateCore): void {
       if (t.type !== 'link_open') return;
       const href = relativeToRealm(t.attrGet('href') ?? '', ctx.realmUrl);
       t.attrSet('href', href);
-      const label = children[i + 1];
-      const text = label?.type === 'text' && children[i + 2]?.type === 'link_close' ? label.content : '';
-      found.push({ href, text, blockIndex, open: t, inQuote: quoteDepth > 0 });
+      const next = children[i + 1];
+      const label = next?.type === 'text' && children[i + 2]?.type === 'link_close' ? next : undefined;
+      found.push({ href, text: label?.content ?? '', label, blockIndex, open: t, inQuote: quoteDepth > 0 });
     });
   });
   result.links = [...new Set(found.map((f) => f.href))];
@@ -66,35 +72,77 @@ function linkPass(state: StateCore): void {
   const removals = new Set<number>(); // block indexes of paragraphs to drop (open, inline, close)
   const done = new Set<string>();
   const afterParagraph = new Map<number, number>();
-  for (const f of found) {
-    if (f.inQuote || done.has(f.href)) continue;
-    done.add(f.href);
-    const path = pathOf(f.href);
-    const video = VIDEO_EXTENSIONS.some((e) => path.endsWith(e));
-    if (!video && !IMAGE_EXTENSIONS.some((e) => path.endsWith(e))) continue;
-    const upload = uploadPath(f.href);
-    const src = upload ?? ctx.externalImageUrl?.(f.href);
-    if (src === undefined) continue;
-    const urlIsText = f.text === '' || f.text === f.href;
+  const block = (html: string): Token => {
     const token = new state.Token('zpreview', '', 0);
-    token.content = previewHtml(f.href, urlIsText ? undefined : f.text, src, video);
+    token.content = html;
     token.block = true;
+    return token;
+  };
+  // After the link's paragraph (after earlier previews of it), or at the end of its list item;
+  // the paragraph or item text goes when it was nothing but the bare link.
+  const place = (f: FoundLink, html: string, removeBareLink: boolean): void => {
+    const token = block(html);
     const inline = state.tokens[f.blockIndex] as Token;
     const pOpen = state.tokens[f.blockIndex - 1];
     const children = inline.children ?? [];
     if (pOpen?.hidden) {
-      // A tight list item: the preview goes at the end of the item.
       let at = f.blockIndex + 2;
       while (at < state.tokens.length && !(state.tokens[at]?.type === 'list_item_close' && state.tokens[at]?.level === (pOpen.level ?? 0) - 1)) at++;
       inserts.push({ at, token });
-      if (children[0] === f.open && children.length === 3 && urlIsText) children.splice(0, 3);
+      if (removeBareLink && children[0] === f.open && children.length === 3) children.splice(0, 3);
     } else {
       const at = afterParagraph.get(f.blockIndex) ?? f.blockIndex + 2;
       afterParagraph.set(f.blockIndex, at);
       inserts.push({ at, token });
-      if (children.length === 3 && children[0] === f.open && urlIsText) removals.add(f.blockIndex);
+      if (removeBareLink && children.length === 3 && children[0] === f.open) removals.add(f.blockIndex);
     }
-    if (!video) result.hasImage = true;
+  };
+  const proxied = ctx.externalImageUrl;
+  for (const f of found) {
+    if (f.inQuote || done.has(f.href)) continue;
+    done.add(f.href);
+    const urlIsText = f.text === '' || f.text === f.href;
+    const title = urlIsText ? undefined : f.text;
+    const path = pathOf(f.href);
+    const video = !ctx.imagePreviewsOff && VIDEO_EXTENSIONS.some((e) => path.endsWith(e));
+    const image = !ctx.imagePreviewsOff && IMAGE_EXTENSIONS.some((e) => path.endsWith(e));
+    if (video || image) {
+      // Our own files load directly; external ones only through the image proxy.
+      const src = uploadPath(f.href) ?? (f.href.startsWith('/') ? f.href : proxied?.(f.href));
+      if (src === undefined) continue;
+      place(f, inlinePreview(video ? 'video' : 'image', f.href, src, { title }), urlIsText);
+      if (!video) result.hasImage = true;
+      continue;
+    }
+    if (isOwnServer(f.href, ctx.realmUrl)) continue;
+    const youtube = ctx.imagePreviewsOff ? undefined : youtubeId(f.href);
+    if (youtube !== undefined && proxied) {
+      // The link stays: the thumbnail is shown next to it, not instead of it.
+      place(f, inlinePreview('youtube', f.href, proxied(youtubeThumbnail(youtube)), { dataId: youtube }), false);
+      result.hasImage = true;
+    }
+    if (!ctx.urlEmbedPreview) continue;
+    const data = ctx.embedData?.get(f.href);
+    if (data === undefined) {
+      result.linksForPreview.push(f.href);
+      continue;
+    }
+    if (data === null) continue;
+    // A bare link to a video host shows the video's title instead of the URL.
+    const retitle = (prefix: string): void => {
+      if (data.title && urlIsText && f.label) f.label.content = `${prefix} - ${data.title}`;
+    };
+    if (youtube !== undefined) {
+      retitle('YouTube');
+      continue;
+    }
+    const html = proxied ? embedPreview(f.href, data, proxied) : undefined;
+    if (html !== undefined) {
+      // Website previews go at the end of the message.
+      inserts.push({ at: state.tokens.length, token: block(html) });
+      if (data.oembed !== undefined) result.hasImage = true;
+    }
+    if (vimeoId(f.href) !== undefined) retitle('Vimeo');
   }
   // One sweep from the end: every edit happens after (to the right of) the ones still to come.
   const ops = [

@@ -15,7 +15,7 @@ export { topicLinks } from './linkify.ts';
 export const MAX_RENDER_INPUT = 100_000;
 
 function emptyResult(): RenderResult {
-  return { html: '', mentionedUserIds: [], mentionedGroupIds: [], wildcard: null, isMeMessage: false, links: [], uploadPaths: [], hasImage: false };
+  return { html: '', mentionedUserIds: [], mentionedGroupIds: [], wildcard: null, isMeMessage: false, links: [], uploadPaths: [], hasImage: false, linksForPreview: [] };
 }
 
 export function renderMarkdown(content: string, ctx: MarkdownContext): RenderResult {

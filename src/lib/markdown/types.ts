@@ -48,6 +48,22 @@ export interface MarkdownContext {
   // images on this server (/user_uploads/...) get previews, so clients never hotlink.
   externalImageUrl?: (url: string) => string;
   extraEmoji?: Readonly<Record<string, string>>; // server-wide image emoji: name -> image URL
+  // The realm's inline_image_preview turned off: no image, video or YouTube previews at all.
+  imagePreviewsOff?: boolean;
+  // Website previews (the realm's inline_url_embed_preview, for messages of people, not bots).
+  // Links with no entry in `embedData` are listed in `linksForPreview` for fetching; an entry of
+  // null means the link was fetched and has nothing to preview.
+  urlEmbedPreview?: boolean;
+  embedData?: ReadonlyMap<string, EmbedData | null>;
+}
+
+// What a fetch of a linked page found (the reference's UrlEmbedData / UrlOEmbedData).
+export interface EmbedData {
+  title?: string | undefined;
+  description?: string | undefined;
+  image?: string | undefined; // absolute URL
+  oembed?: 'photo' | 'video' | undefined; // an oEmbed result of a known provider
+  html?: string | undefined; // oEmbed video: the provider's player markup
 }
 
 export type WildcardMention = 'stream' | 'topic' | null;
@@ -61,6 +77,7 @@ export interface RenderResult {
   links: string[]; // URLs of links in the output (has:link)
   uploadPaths: string[]; // "/user_uploads/..." paths linked (attachments)
   hasImage: boolean; // an inline image preview was produced (has:image)
+  linksForPreview: string[]; // links whose website preview is still to be fetched
 }
 
 export interface References {
