@@ -28,6 +28,7 @@ import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic } from '../../lib/validate.ts';
 import type { ParleyEvent } from '../../events/types.ts';
 import { runAction } from '../action.ts';
+import { queueLinkPreviews } from '../link-previews.ts';
 import { sendMoveNotices } from './notices.ts';
 import { checkContent } from './send.ts';
 
@@ -258,6 +259,8 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
     }
     for (const [key, users] of byFlags) scope.emit({ ...event, flags: JSON.parse(key) as string[] }, users);
   });
+
+  if (content !== undefined && rendered) queueLinkPreviews(app, { messageId: message.id, content, urls: rendered.result.linksForPreview });
 
   // Notices for moves; none for a pure resolve or unresolve of a topic.
   const pureResolve = !streamChanged && topicChanged && unresolved(finalTopic) === unresolved(message.topic);

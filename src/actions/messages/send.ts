@@ -18,6 +18,7 @@ import { presentMessage } from '../../presenters/message.ts';
 import { runAction, type ActionScope } from '../action.ts';
 import type { MessageEvent } from '../../events/families/message.ts';
 import { usersWhoMuted } from '../../db/queries/muted-users.ts';
+import { queueLinkPreviews } from '../link-previews.ts';
 
 export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
 
@@ -83,7 +84,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   const url = realmUrl(app.config, realm);
   const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });
 
-  return runAction(app, async (scope) => {
+  const messageId = await runAction(app, async (scope) => {
     let recipientId: number;
     let receivers: number[];
     if (a.type === 'stream') {
@@ -171,5 +172,8 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     }
     return id;
   });
+  // Website previews come later, by an update of the message (the send is answered now).
+  queueLinkPreviews(app, { messageId, content, urls: rendered.linksForPreview });
+  return messageId;
 }
 

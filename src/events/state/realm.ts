@@ -64,7 +64,7 @@ export const realmGroup: SnapshotGroup = async ({ app, realm }) => {
     password_min_guesses: LIMITS.passwordMinGuesses,
     gif_rating_options: GIF_RATING_OPTIONS,
     server_inline_image_preview: true,
-    server_inline_url_embed_preview: false,
+    server_inline_url_embed_preview: true,
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
