@@ -117,11 +117,11 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     async close() {
       try {
         await scheduler?.stop();
-        // Link previews under way finish (or time out) before the database closes.
-        await Promise.allSettled([...app.previews]);
         // Answer the waiting long-polls first: fastify waits for requests in flight.
         queues.stop();
         await fastify.close();
+        // Link previews under way (requests may have started some) finish or time out.
+        await Promise.allSettled([...app.previews]);
         await bus?.stop();
         const saved = await saveQueues(db, queues);
         if (saved > 0) log.info({ saved }, 'saved event queues');

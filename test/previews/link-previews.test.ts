@@ -116,3 +116,14 @@ test('a page with nothing to preview leaves the message as it was, with no event
   assert.deepEqual(site.hits, ['/plain']);
   assert.deepEqual(s.published.slice(before).filter((p) => p.event.type === 'update_message'), []);
 });
+
+test('messages of bots get no website previews, as in the reference', async (t) => {
+  const { s, site } = await setup(t, { PREVIEW_ALLOW_PRIVATE: 'true' });
+  const res = await s.ok('POST', '/api/v1/bots', { full_name: 'Build Bot', short_name: 'build' });
+  const bot = { id: res.user_id as number, email: 'build-bot@localhost', apiKey: res.api_key as string };
+  const url = `${site.url}/other`;
+  const id = await send(s, 'general', 't', url, bot);
+  await previewsDone(s);
+  assert.equal(await stored(s, id), `<p><a href="${url}">${url}</a></p>`);
+  assert.deepEqual(site.hits, []);
+});
