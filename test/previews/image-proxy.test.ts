@@ -104,3 +104,18 @@ test('the server emoji :parley: renders as an image served by the server', async
   assert.equal(res.headers.get('content-type'), 'image/svg+xml');
   assert.match(await res.text(), /^<svg /);
 });
+
+test('the server renders the reference fixtures of inline images byte for byte (key "dummy", proxy on its own host)', async (t) => {
+  const { referenceFixtures } = await import('../markdown/reference.ts');
+  const fixtures = referenceFixtures();
+  if (!fixtures) return t.skip('reference fixtures not found');
+  const s = await startServer({ env: { IMAGE_PROXY_SECRET: 'dummy' } });
+  t.after(() => s.close());
+  const cases = fixtures.regular.filter((c) => c.expected_output.includes('/external_content/'));
+  assert.ok(cases.length >= 8, `${cases.length} cases`);
+  for (const c of cases) {
+    const { rendered } = await s.ok('POST', '/api/v1/messages/render', { content: c.input });
+    // The reference's test server puts its proxy on a CDN host; Parley's is on its own host.
+    assert.equal(rendered, c.expected_output.replaceAll('https://external-content.zulipcdn.net/external_content/', '/external_content/'), c.name);
+  }
+});
