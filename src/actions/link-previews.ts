@@ -52,18 +52,26 @@ async function withSlot(app: AppContext, fn: () => Promise<void>): Promise<void>
   }
 }
 
+// What each URL gave lately, per process: a link posted again (or a message edited twice) is
+// not fetched again, as the reference caches its previews. Oldest entries go first.
+const caches = new WeakMap<AppContext, Map<string, { at: number; data: EmbedData | null }>>();
+
+async function cachedEmbedData(app: AppContext, url: string): Promise<EmbedData | null> {
+  let cache = caches.get(app);
+  if (!cache) caches.set(app, (cache = new Map()));
+  const hit = cache.get(url);
+  if (hit && Date.now() - hit.at < LIMITS.linkPreviewCacheSeconds * 1000) return hit.data;
+  const data = await fetchEmbedData(url, { timeoutMs: LIMITS.linkPreviewTimeoutMs, maxBytes: LIMITS.linkPreviewMaxBytes, allowPrivate: app.config.previewAllowPrivate });
+  cache.delete(url);
+  cache.set(url, { at: Date.now(), data });
+  if (cache.size > LIMITS.linkPreviewCacheEntries) cache.delete(cache.keys().next().value!);
+  return data;
+}
+
 async function fetchAndUpdate(app: AppContext, job: PreviewJob): Promise<void> {
   const embedData = new Map<string, EmbedData | null>();
   const fetched = job.urls.slice(0, LIMITS.linkPreviewMaxLinks);
-  const results = await Promise.all(
-    fetched.map((url) =>
-      fetchEmbedData(url, {
-        timeoutMs: LIMITS.linkPreviewTimeoutMs,
-        maxBytes: LIMITS.linkPreviewMaxBytes,
-        allowPrivate: app.config.previewAllowPrivate,
-      }),
-    ),
-  );
+  const results = await Promise.all(fetched.map((url) => cachedEmbedData(app, url)));
   fetched.forEach((url, i) => embedData.set(url, results[i] ?? null));
   // Links beyond the limit are not fetched: rendered as having nothing to preview.
   for (const url of job.urls) if (!embedData.has(url)) embedData.set(url, null);

@@ -45,6 +45,9 @@ export const LIMITS = {
   /** Links previewed per message, and previews fetched at once by one process. */
   linkPreviewMaxLinks: 5,
   linkPreviewConcurrency: 4,
+  /** Previews kept per process, and for how long, so a link posted again is not fetched again. */
+  linkPreviewCacheEntries: 1000,
+  linkPreviewCacheSeconds: 3600,
 } as const;
 
 export const ROLE = {

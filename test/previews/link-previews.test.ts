@@ -127,3 +127,15 @@ test('messages of bots get no website previews, as in the reference', async (t) 
   assert.equal(await stored(s, id), `<p><a href="${url}">${url}</a></p>`);
   assert.deepEqual(site.hits, []);
 });
+
+test('a link posted again is previewed from what this process fetched before, without a new fetch', async (t) => {
+  const { s, site } = await setup(t, { PREVIEW_ALLOW_PRIVATE: 'true' });
+  const url = `${site.url}/other`;
+  const first = await send(s, 'general', 't', url);
+  await previewsDone(s);
+  const second = await send(s, 'general', 't', url);
+  await previewsDone(s);
+  assert.equal(await stored(s, second), await stored(s, first));
+  assert.equal(await stored(s, second), expected(s, url, `${site.url}/images/rock.jpg`));
+  assert.deepEqual(site.hits, ['/other']);
+});
