@@ -115,3 +115,9 @@ test('the server emoji renders as an image emoji like the reference renders :zul
   const out = html(':parley:', { extraEmoji: { parley: '/static/generated/emoji/images/emoji/unicode/parley.svg' } });
   assert.equal(out, '<p><img alt=":parley:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/parley.svg" title="parley"></p>');
 });
+
+test('images on this server load directly; "/\\host" and non-web schemes get no preview', () => {
+  assert.equal(html('[x](/static/a.png)'), '<p><a href="/static/a.png">x</a></p>\n<div class="message_inline_image"><a href="/static/a.png" title="x"><img src="/static/a.png"></a></div>');
+  assert.equal(html('[x](/\\evil.example/a.png)'), '<p><a href="/\\evil.example/a.png">x</a></p>');
+  assert.equal(html('[f](ftp://files.example/a.png)'), '<p><a href="ftp://files.example/a.png">f</a></p>');
+});

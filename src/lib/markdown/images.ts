@@ -107,8 +107,10 @@ function linkPass(state: StateCore): void {
     const video = !ctx.imagePreviewsOff && VIDEO_EXTENSIONS.some((e) => path.endsWith(e));
     const image = !ctx.imagePreviewsOff && IMAGE_EXTENSIONS.some((e) => path.endsWith(e));
     if (video || image) {
-      // Our own files load directly; external ones only through the image proxy.
-      const src = uploadPath(f.href) ?? (f.href.startsWith('/') ? f.href : proxied?.(f.href));
+      // Our own files load directly; external ones only through the image proxy. "/\host" is
+      // another host to browsers, as "//host" is.
+      const own = /^\/(?![/\\])/.test(f.href);
+      const src = uploadPath(f.href) ?? (own ? f.href : /^https?:\/\//i.test(f.href) ? proxied?.(f.href) : undefined);
       if (src === undefined) continue;
       place(f, inlinePreview(video ? 'video' : 'image', f.href, src, { title }), urlIsText);
       if (!video) result.hasImage = true;
