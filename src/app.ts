@@ -21,6 +21,8 @@ import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
 import { removeStaleTempFiles } from './lib/uploads.ts';
 import { serverSecret } from './db/queries/secrets.ts';
+import { Limiter } from './lib/limiter.ts';
+import { LIMITS } from './lib/limits.ts';
 
 export interface Server {
   app: AppContext;
@@ -74,6 +76,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     startedAt: Math.floor(Date.now() / 1000),
     imageProxyKey: config.imageProxySecret ?? (await serverSecret(db.kysely, 'image_proxy')),
     previews: new Set(),
+    fetchSlots: { previews: new Limiter(LIMITS.linkPreviewConcurrency), images: new Limiter(LIMITS.imageProxyConcurrency) },
   };
   const fastify = Fastify({
     // Request logs only for warnings and errors: a chat server's traffic is mostly long-polls.

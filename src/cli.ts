@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from './app.ts';
 import { ConfigError, loadConfig, parseFlags, type Config } from './config.ts';
 import { serverSecret } from './db/queries/secrets.ts';
+import { Limiter } from './lib/limiter.ts';
+import { LIMITS } from './lib/limits.ts';
 import { openDatabase } from './db/database.ts';
 import { moveSqliteToPostgres } from './db/move.ts';
 import { backup, BackupError, restore, type Manifest } from './lib/backup.ts';
@@ -93,6 +95,7 @@ async function createRealm(config: Config, flags: Record<string, string>): Promi
       startedAt: Math.floor(Date.now() / 1000),
       imageProxyKey: config.imageProxySecret ?? (await serverSecret(db.kysely, 'image_proxy')),
       previews: new Set(),
+      fetchSlots: { previews: new Limiter(LIMITS.linkPreviewConcurrency), images: new Limiter(LIMITS.imageProxyConcurrency) },
     };
     const r = await checkCreateRealm(app, input);
     const url = realmUrl(config, { subdomain: input.subdomain.trim().toLowerCase() });

@@ -4,6 +4,7 @@ import type { Db } from './db/database.ts';
 import type { EventHub } from './events/hub.ts';
 import type { QueueManager } from './events/manager.ts';
 import type { Logger } from './log.ts';
+import type { Limiter } from './lib/limiter.ts';
 
 export interface AppContext {
   config: Config;
@@ -18,4 +19,6 @@ export interface AppContext {
   imageProxyKey: string;
   /** Link previews being fetched by this process (see actions/link-previews.ts). */
   previews: Set<Promise<void>>;
+  /** Outgoing fetches at once per process: link previews, and image proxy requests. */
+  fetchSlots: { previews: Limiter; images: Limiter };
 }

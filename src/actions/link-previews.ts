@@ -23,33 +23,12 @@ export interface PreviewJob {
   urls: readonly string[];
 }
 
-interface Limiter {
-  running: number;
-  waiting: (() => void)[];
-}
-const limiters = new WeakMap<AppContext, Limiter>();
-
 /** Starts fetching previews for a message; returns at once. `app.previews` holds the work. */
 export function queueLinkPreviews(app: AppContext, job: PreviewJob): void {
   if (job.urls.length === 0) return;
-  const work = withSlot(app, () => fetchAndUpdate(app, job)).catch((err: unknown) => app.log.warn({ err, messageId: job.messageId }, 'link preview failed'));
+  const work = app.fetchSlots.previews.run(() => fetchAndUpdate(app, job)).catch((err: unknown) => app.log.warn({ err, messageId: job.messageId }, 'link preview failed'));
   app.previews.add(work);
   void work.finally(() => app.previews.delete(work));
-}
-
-/** At most LIMITS.linkPreviewConcurrency fetches at once per process; the rest wait their turn. */
-async function withSlot(app: AppContext, fn: () => Promise<void>): Promise<void> {
-  let l = limiters.get(app);
-  if (!l) limiters.set(app, (l = { running: 0, waiting: [] }));
-  const limiter = l;
-  if (limiter.running >= LIMITS.linkPreviewConcurrency) await new Promise<void>((resolve) => limiter.waiting.push(resolve));
-  limiter.running++;
-  try {
-    await fn();
-  } finally {
-    limiter.running--;
-    limiter.waiting.shift()?.();
-  }
 }
 
 // What each URL gave lately, per process: a link posted again (or a message edited twice) is

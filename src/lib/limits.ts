@@ -39,6 +39,8 @@ export const LIMITS = {
   /** The image proxy: time for the whole fetch, and the largest image passed on. */
   imageProxyTimeoutMs: 10_000,
   imageProxyMaxBytes: 10 * 1024 * 1024,
+  /** Image proxy fetches at once per process (each may hold imageProxyMaxBytes); others wait. */
+  imageProxyConcurrency: 8,
   /** Link previews: time for each page (redirects and body included), and the most read of it. */
   linkPreviewTimeoutMs: 10_000,
   linkPreviewMaxBytes: 1024 * 1024,

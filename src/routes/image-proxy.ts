@@ -21,12 +21,9 @@ export const imageProxyRoutes = [
       if (url === undefined) throw new ApiError('Invalid image proxy URL', 'NOT_FOUND', 404);
       let got;
       try {
-        got = await outgoingGet(url, {
-          timeoutMs: LIMITS.imageProxyTimeoutMs,
-          maxBytes: LIMITS.imageProxyMaxBytes,
-          allowPrivate: app.config.previewAllowPrivate,
-          accept: 'image/*',
-        });
+        got = await app.fetchSlots.images.run(() =>
+          outgoingGet(url, { timeoutMs: LIMITS.imageProxyTimeoutMs, maxBytes: LIMITS.imageProxyMaxBytes, allowPrivate: app.config.previewAllowPrivate, accept: 'image/*' }),
+        );
       } catch (err) {
         if (err instanceof OutgoingError) throw unavailable();
         throw err;

@@ -104,3 +104,24 @@ test('fetchEmbedData: a known video host is asked through its oEmbed endpoint', 
   site.pages.set('/other', { body: '<title>Other</title>' });
   assert.deepEqual(await fetchEmbedData(`${site.url}/other`, open), { title: 'Other', description: undefined, image: undefined });
 });
+
+test('the fetch limiter runs at most its limit at once, the rest in order, and passes failures on', async () => {
+  const { Limiter } = await import('../../src/lib/limiter.ts');
+  const limiter = new Limiter(2);
+  let running = 0;
+  let most = 0;
+  const order: number[] = [];
+  const task = (n: number) => async () => {
+    running++;
+    most = Math.max(most, running);
+    await new Promise((r) => setTimeout(r, 20));
+    running--;
+    order.push(n);
+    if (n === 3) throw new Error('three');
+    return n;
+  };
+  const results = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => limiter.run(task(n))));
+  assert.equal(most, 2);
+  assert.deepEqual(order, [1, 2, 3, 4, 5]);
+  assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [1, 2, 'three', 4, 5]);
+});
