@@ -100,9 +100,8 @@ export const messageRoutes = [
       use_first_unread_anchor: optional(p.bool(), false),
     },
     async handler({ app, realm, user, params }) {
-      if (params.use_first_unread_anchor && params.anchor !== undefined) {
-        throw badRequest('Parameters anchor and use_first_unread_anchor are mutually exclusive');
-      }
+      // Clients written for old servers send `anchor` along with the legacy flag; the reference
+      // lets the flag win rather than refuse them.
       const anchor = params.use_first_unread_anchor ? 'first_unread' : (params.anchor ?? 'first_unread');
       return {
         ...(await fetchMessages(app, user, realm, {
