@@ -238,9 +238,12 @@ export async function checkRegenerateApiKey(app: AppContext, caller: User, realm
   });
 }
 
-/** The bots a user administers: all of them for administrators, else their own. */
-export async function visibleBots(app: AppContext, caller: User, realm: Realm): Promise<BotJson[]> {
+/**
+ * The bots a user administers: all of them for administrators, else their own. The register
+ * snapshot lists deactivated ones too (marked inactive); `GET /bots` lists active ones only.
+ */
+export async function visibleBots(app: AppContext, caller: User, realm: Realm, activeOnly = false): Promise<BotJson[]> {
   const db = app.db.kysely;
-  const rows = await botRows(db, realm.id, isAdmin(caller) ? undefined : caller.id);
+  const rows = await botRows(db, realm.id, isAdmin(caller) ? undefined : caller.id, activeOnly);
   return presentBots(app, db, realm, rows);
 }

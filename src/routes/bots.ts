@@ -68,7 +68,7 @@ export const botRoutes = [
     auth: 'user',
     params: {},
     async handler({ app, realm, user }) {
-      return { bots: await visibleBots(app, user, realm) };
+      return { bots: await visibleBots(app, user, realm, true) };
     },
   }),
   route({

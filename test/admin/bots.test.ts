@@ -142,8 +142,11 @@ test('deactivating a bot stops its API access and announces it', async (t) => {
   const denied = await s.api('GET', '/api/v1/users/me', {}, { as: bot });
   assert.equal(denied.status, 401);
   assert.equal(denied.body.code, 'USER_DEACTIVATED');
-  const [listed] = (await s.ok('GET', '/api/v1/bots', {}, alice)).bots;
-  assert.equal(listed.is_active, false);
+  // GET /bots lists active bots only, as the reference does; the snapshot keeps it, inactive.
+  assert.deepEqual((await s.ok('GET', '/api/v1/bots', {}, alice)).bots, []);
+  assert.deepEqual((await s.ok('GET', '/api/v1/bots')).bots, []);
+  const { realm_bots } = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['realm_bot'] }, alice);
+  assert.deepEqual(realm_bots.map((b: any) => [b.user_id, b.is_active]), [[bot.id, false]]);
   const humans = await s.api('DELETE', `/api/v1/bots/${alice.id}`);
   assert.equal(humans.body.msg, 'No such bot');
 });

@@ -21,10 +21,11 @@ const emptySettings = (userId: number): BotSettings => ({
   service_token: null,
 });
 
-/** Bots of the realm, or only those one user owns; deactivated bots included. */
-export async function botRows(db: Q, realmId: number, ownerId?: number): Promise<BotRow[]> {
+/** Bots of the realm, or only those one user owns; deactivated bots included unless `activeOnly`. */
+export async function botRows(db: Q, realmId: number, ownerId?: number, activeOnly = false): Promise<BotRow[]> {
   let q = db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('is_bot', '=', 1);
   if (ownerId !== undefined) q = q.where('bot_owner_id', '=', ownerId);
+  if (activeOnly) q = q.where('is_active', '=', 1);
   const users = await q.orderBy('id').execute();
   if (users.length === 0) return [];
   const settings = await db.selectFrom('bot_settings').selectAll().where('user_id', 'in', users.map((u) => u.id)).execute();
