@@ -51,7 +51,6 @@ export const messageReadRoutes = [
     auth: 'user',
     params: { content: p.string() },
     async handler({ app, realm, user, params }) {
-      if (params.content.trim() === '') throw badRequest('Message must not be empty');
       const r = await renderMessage(app.db.kysely, realm, realmUrl(app.config, realm), params.content, user, { imageProxyKey: app.imageProxyKey });
       return { rendered: r.result.html };
     },

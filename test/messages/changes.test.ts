@@ -211,4 +211,7 @@ test('rendering: mentions set flags (groups expand, wildcards), has:image/attach
 
   const r = await s.ok('POST', '/api/v1/messages/render', { content: '**hi** @**Alice**' });
   assert.equal(r.rendered, `<p><strong>hi</strong> <span class="user-mention" data-user-id="${alice.id}">@Alice</span></p>`);
+  // Empty content renders to nothing, as the reference does (clients preview an empty box).
+  assert.equal((await s.ok('POST', '/api/v1/messages/render', { content: '' })).rendered, '');
+  assert.equal((await s.ok('POST', '/api/v1/messages/render', { content: '  \n ' })).rendered, '');
 });
