@@ -24,6 +24,7 @@ export type Term = { negated: boolean } & (
   | { kind: 'is'; what: 'dm' | 'starred' | 'unread' | 'mentioned' | 'alerted' | 'resolved' | 'followed' }
   | { kind: 'has'; what: 'link' | 'attachment' | 'image' | 'reaction' }
   | { kind: 'id'; id: number }
+  | { kind: 'in-home' }
   | { kind: 'search'; query: string }
 );
 
@@ -145,6 +146,12 @@ export async function resolveNarrow(db: Q, caller: User, raw: RawTerm[]): Promis
         if (op === 'id') out.push({ kind: 'id', id: inRange(id) ? id : 0, negated });
         break;
       }
+      case 'in':
+        // `in:all` narrows nothing (negated too, as in the reference); `in:home` leaves out
+        // muted streams and topics.
+        if (operand === 'home') out.push({ kind: 'in-home', negated });
+        else if (operand !== 'all') throw badRequest(`Invalid narrow operand for in: ${String(operand)}`);
+        break;
       case 'search':
         if (typeof operand !== 'string') throw badRequest('Invalid narrow operand for search');
         out.push({ kind: 'search', query: operand, negated });

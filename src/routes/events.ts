@@ -94,6 +94,9 @@ export const eventRoutes = [
         if (params.include_subscribers) throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
       }
       if (user && params.all_public_streams && isGuest(user)) throw badRequest('User not authorized for this query');
+      // A queue does not follow the user's muting, so it cannot filter by `in:home`; the
+      // reference refuses the operator in event narrows too.
+      if (params.narrow.some((t) => t.operator === 'in')) throw badRequest('Operator in not supported.');
       const narrow = user ? await resolveNarrow(app.db.kysely, user, params.narrow) : [];
       return register(app, realm, user, {
         client: {

@@ -94,6 +94,44 @@ test('narrow operators: stream, topic, sender, dm, dm-including, is, has, id, ne
   }
 });
 
+test('in:home leaves out muted streams and muted topics but keeps unmuted and followed topics of muted streams; in:all narrows nothing', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  await subscribe(s, ['noise']);
+  const a = await send(s, 'general', 'lunch', 'a');
+  const b = await send(s, 'general', 'spam', 'b');
+  const c = await send(s, 'noise', 'chatter', 'c');
+  const d = await send(s, 'noise', 'keep', 'd');
+  const e = await send(s, 'noise', 'follow', 'e');
+  const f = await dm(s, [alice.id], 'f');
+  const streamId = async (name: string) => (await s.server.app.db.kysely.selectFrom('streams').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const noise = await streamId('noise');
+  await s.ok('POST', '/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: noise, property: 'is_muted', value: true }] });
+  await s.ok('POST', '/api/v1/user_topics', { stream_id: await streamId('general'), topic: 'spam', visibility_policy: 1 });
+  await s.ok('POST', '/api/v1/user_topics', { stream_id: noise, topic: 'keep', visibility_policy: 2 });
+  await s.ok('POST', '/api/v1/user_topics', { stream_id: noise, topic: 'follow', visibility_policy: 3 });
+
+  // The "all messages" views of clients: the legacy pair form and the object form.
+  assert.deepEqual(await ids(s, { narrow: [['in', 'home']] }), [a, d, e, f]);
+  assert.deepEqual(await ids(s, { narrow: [{ operator: 'in', operand: 'home' }] }), [a, d, e, f]);
+  assert.deepEqual(await ids(s, { narrow: [{ operator: 'in', operand: 'home', negated: true }] }), [b, c]);
+  // Stream muting holds within a stream narrow too, as in the reference.
+  assert.deepEqual(await ids(s, { narrow: [['stream', 'noise'], ['in', 'home']] }), [d, e]);
+  assert.deepEqual(await ids(s, { narrow: [['in', 'all']] }), [a, b, c, d, e, f]);
+  assert.deepEqual(await ids(s, { narrow: [{ operator: 'in', operand: 'all', negated: true }] }), [a, b, c, d, e, f]);
+  // Another user's muting is not the caller's.
+  assert.deepEqual(await ids(s, { narrow: [['in', 'home']] }, alice), [a, b, f]);
+
+  const bad = await s.api('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [['in', 'elsewhere']] });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.msg, 'Invalid narrow operand for in: elsewhere');
+  // An event queue does not follow muting: the reference refuses the operator there.
+  const reg = await s.api('POST', '/api/v1/register', { narrow: [['in', 'home']] });
+  assert.equal(reg.status, 400);
+  assert.equal(reg.body.msg, 'Operator in not supported.');
+});
+
 test('stream narrows reach shared history; narrows without a stream search only the user\'s own; streams:public reaches all public streams', async (t) => {
   const s = await startServer();
   t.after(() => s.close());

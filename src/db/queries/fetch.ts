@@ -85,6 +85,9 @@ function termCondition(eb: EB, term: Term, source: FetchSource, terms: Term[]): 
       return none;
     case 'id':
       return eb('m.id', '=', term.id);
+    case 'in-home':
+      // Stream muting applies even within a stream narrow here, as the reference's `in:home`.
+      return notMutedCondition(source.userId);
     case 'search': {
       const q = parseSearch(term.query);
       // Positive searches on SQLite are the driving FTS join of baseQuery.
