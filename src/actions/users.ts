@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { botRows } from '../db/queries/bots.ts';
+import { realmUserDefaultOverrides } from '../db/queries/realm-admin.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
 import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
 import { subscriptionsOfUser } from '../db/queries/streams.ts';
@@ -30,6 +31,17 @@ export interface NewUserInput {
   botOwnerId?: number | null;
 }
 
+/**
+ * The settings a new person starts with: the organization's defaults (PATCH
+ * /realm/user_settings_defaults), stored as the user's overrides. As in the reference, the
+ * language and login emails are not taken from them, and bots keep the server's defaults.
+ */
+async function initialSettings(tx: Tx, input: NewUserInput): Promise<string> {
+  if (input.isBot) return '{}';
+  const { default_language: _language, enable_login_emails: _login, timezone: _timezone, ...defaults } = await realmUserDefaultOverrides(tx, input.realmId);
+  return JSON.stringify(defaults);
+}
+
 /** Inserts the user and subscribes them to the realm's default streams. */
 export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Promise<{ id: number; apiKey: string }> {
   const apiKey = newApiKey();
@@ -51,7 +63,7 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
     timezone: '',
     avatar_source: 'G',
     avatar_version: 1,
-    settings: '{}',
+    settings: await initialSettings(tx, input),
   });
   const defaults = await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).orderBy('stream_id').execute();
   let i = 0;

@@ -160,6 +160,54 @@ test('PATCH /realm/user_settings_defaults changes new users\' defaults with even
   assert.equal(refused.body.msg, 'Must be an organization administrator');
 });
 
+/** A valid value other than the server's default, for each setting that is not a boolean. */
+const OTHER_VALUES: Record<string, unknown> = {
+  web_mark_read_on_scroll_policy: 2,
+  color_scheme: 2,
+  default_view: 'all_messages',
+  emojiset: 'text',
+  demote_inactive_streams: 2,
+  user_list_style: 3,
+  notification_sound: 'ding',
+  desktop_icon_count_display: 2,
+  realm_name_in_email_notifications_policy: 2,
+  automatically_follow_topics_policy: 1,
+  automatically_unmute_topics_in_muted_streams_policy: 1,
+  email_address_visibility: 2,
+  email_notifications_batching_period_seconds: 300,
+};
+
+test('users created after PATCH /realm/user_settings_defaults start from every one of the organization\'s defaults', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const before = await s.createUser('Before');
+  const fresh = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['user_settings', 'realm_user_settings_defaults'] }, before);
+  const serverDefaults = fresh.user_settings as Record<string, unknown>;
+  // As in the reference, the language (the browser's) and login emails are not taken from them.
+  const skipped = new Set(['default_language', 'enable_login_emails']);
+  const changes: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(fresh.realm_user_settings_defaults as Record<string, unknown>)) {
+    if (skipped.has(name)) continue;
+    if (typeof def === 'boolean') changes[name] = !def;
+    else {
+      assert.ok(name in OTHER_VALUES, `no other value for the setting ${name}`);
+      changes[name] = OTHER_VALUES[name];
+    }
+  }
+  for (const name of ['left_side_userlist', 'twenty_four_hour_time', 'enter_sends', 'emojiset']) assert.ok(name in changes, name);
+  await s.ok('PATCH', '/api/v1/realm/user_settings_defaults', { ...changes, default_language: 'de', enable_login_emails: false });
+
+  const after = await s.createUser('After');
+  const got = (await s.ok('POST', '/api/v1/register', { fetch_event_types: ['user_settings'] }, after)).user_settings as Record<string, unknown>;
+  assert.deepEqual(got, { ...serverDefaults, ...changes });
+  // Existing users keep their settings; bots keep the server's defaults, as in the reference.
+  const unchanged = (await s.ok('POST', '/api/v1/register', { fetch_event_types: ['user_settings'] }, before)).user_settings;
+  assert.deepEqual(unchanged, serverDefaults);
+  const bot = await s.ok('POST', '/api/v1/bots', { full_name: 'Helper', short_name: 'helper' });
+  const botSettings = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['user_settings'] }, { id: bot.user_id, email: 'helper-bot@localhost', apiKey: bot.api_key });
+  assert.deepEqual(botSettings.user_settings, serverDefaults);
+});
+
 test('the video call server takes an http(s) URL, plain or JSON-encoded, or default', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
