@@ -6,11 +6,12 @@ import { lockStream, streamByName, subscriberIds, subscription } from '../db/que
 import { lockRealm } from '../db/queries/realm-admin.ts';
 import { systemGroupByName } from '../db/queries/groups.ts';
 import { updateSubscription } from '../db/queries/subscriptions.ts';
-import { canSeeStream, isAdmin, isGuest, isModerator, usersWhoCanSeeStream } from '../lib/access.ts';
+import { canSeeStream, isAdmin, isGuest, usersWhoCanSeeStream } from '../lib/access.ts';
 import { ApiError, adminRequired, badRequest } from '../lib/errors.ts';
 import { userInGroup } from '../lib/groups.ts';
-import { COMMON_POLICY, LIMITS, type RealmSettings } from '../lib/limits.ts';
+import { LIMITS, type RealmSettings } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
+import { meetsRolePolicy } from '../lib/permissions.ts';
 import { checkStreamName } from '../lib/validate.ts';
 import { presentStream, presentSubscription } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
@@ -45,20 +46,7 @@ export interface SubscribeResult {
 
 /** Whether the user passes one of the realm's "who may" policies. */
 export function passesPolicy(user: User, policy: number, settings: RealmSettings, now: number): boolean {
-  switch (policy) {
-    case COMMON_POLICY.ADMINS:
-      return isAdmin(user);
-    case COMMON_POLICY.MODERATORS:
-      return isModerator(user);
-    case COMMON_POLICY.FULL_MEMBERS:
-      return !isGuest(user) && (isModerator(user) || now - user.date_joined >= settings.waiting_period_threshold * 86400);
-    case COMMON_POLICY.EVERYONE:
-      return true;
-    case COMMON_POLICY.NOBODY:
-      return false;
-    default:
-      return !isGuest(user);
-  }
+  return meetsRolePolicy(user, policy, settings.waiting_period_threshold, now);
 }
 
 function checkCreatePermission(user: User, realm: Realm, opts: NewStreamOptions, now: number): void {

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { referenceDir } from './reference.ts';
 
-const RENAMES: [string, string][] = [
+export const RENAMES: [string, string][] = [
   ['zulip_version', 'service_version'],
   ['zulip_feature_level', 'service_feature_level'],
   ['zulip_merge_base', 'service_merge_base'],

@@ -17,10 +17,10 @@ import {
 import { unlinkAttachments } from '../../db/queries/render-refs.ts';
 import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { streamById, subscriberIds, subscription } from '../../db/queries/streams.ts';
-import { canReadStreamMessages, isAdmin, isGuest, isModerator } from '../../lib/access.ts';
+import { canReadStreamMessages, isGuest, isModerator } from '../../lib/access.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
-import { COMMON_POLICY } from '../../lib/limits.ts';
+import { meetsRolePolicy } from '../../lib/permissions.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
 import { messageTopicLinks, renderMessage } from '../../lib/message-render.ts';
@@ -51,21 +51,7 @@ const noPermission = () => badRequest("You don't have permission to edit this me
 
 /** Whether the user meets one of the realm's "who may" policies. */
 export function meetsPolicy(user: User, policy: number, realm: Realm, now: number): boolean {
-  switch (policy) {
-    case COMMON_POLICY.EVERYONE:
-      return true;
-    case COMMON_POLICY.NOBODY:
-      return false;
-    case COMMON_POLICY.ADMINS:
-      return isAdmin(user);
-    case COMMON_POLICY.MODERATORS:
-      return isModerator(user);
-    case COMMON_POLICY.FULL_MEMBERS:
-      if (isGuest(user)) return false;
-      return isModerator(user) || now - user.date_joined >= realmSettings(realm).waiting_period_threshold * 86400;
-    default:
-      return !isGuest(user);
-  }
+  return meetsRolePolicy(user, policy, realmSettings(realm).waiting_period_threshold, now);
 }
 
 const unresolved = (topic: string): string => (topic.startsWith(RESOLVED_PREFIX) ? topic.slice(RESOLVED_PREFIX.length) : topic);

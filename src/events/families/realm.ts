@@ -1,6 +1,10 @@
 // realm events: one organization setting changed (`update`), or several at once (`update_dict`).
-import type { EventFamily, State } from '../family.ts';
+import { PERMISSION_SETTINGS } from '../../lib/permissions.ts';
+import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
+import { recomputeOwnPermissions } from './own-permissions.ts';
+
+const PERMISSION_INPUTS: ReadonlySet<string> = new Set(PERMISSION_SETTINGS);
 
 /** Settings whose snapshot name is not simply `realm_<setting>` (as in state/realm.ts). */
 const RENAMED: Record<string, string> = { video_chat_server_url: 'realm_video_chat_server_url' };
@@ -10,11 +14,16 @@ function set(state: State, name: string, value: unknown): void {
   if (key in state) state[key] = structuredClone(value);
 }
 
-function apply(state: State, event: BaseEvent): void {
-  if (event.op === 'update' && typeof event.property === 'string') set(state, event.property, event.value);
-  else if (event.op === 'update_dict' && event.data && typeof event.data === 'object') {
+function apply(state: State, event: BaseEvent, client: ClientOptions): void {
+  let names: string[] = [];
+  if (event.op === 'update' && typeof event.property === 'string') {
+    set(state, event.property, event.value);
+    names = [event.property];
+  } else if (event.op === 'update_dict' && event.data && typeof event.data === 'object') {
     for (const [name, value] of Object.entries(event.data as Record<string, unknown>)) set(state, name, value);
+    names = Object.keys(event.data);
   }
+  if (names.some((n) => PERMISSION_INPUTS.has(n))) recomputeOwnPermissions(state, client.userId);
 }
 
 export const realmFamily: EventFamily = { apply };

@@ -3,6 +3,7 @@ import { ROLE } from '../../lib/limits.ts';
 import type { UserJson } from '../../presenters/user.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
+import { recomputeOwnPermissions } from './own-permissions.ts';
 
 export type RealmUserEvent =
   | (BaseEvent & {
@@ -65,6 +66,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   }
   state.realm_users = active.sort(byId);
   if ('realm_non_active_users' in state) state.realm_non_active_users = inactive.sort(byId);
+  if (e.op === 'update' && id === client.userId && typeof e.person.role === 'number') recomputeOwnPermissions(state, client.userId);
 }
 
 function forClient(event: BaseEvent, client: ClientOptions): BaseEvent[] {

@@ -1,7 +1,7 @@
 // The register snapshot groups, by the event type that names them in `fetch_event_types`.
 // Adding a group is one line here.
 import { defaultStreamsGroup } from './default_streams.ts';
-import { messageSnapshot, stopWordsSnapshot, unreadSnapshot } from './messages.ts';
+import { messageSnapshot, starredMessagesSnapshot, stopWordsSnapshot, unreadSnapshot } from './messages.ts';
 import { realmGroup } from './realm.ts';
 import { realmUserGroup } from './realm_user.ts';
 import { recentPrivateConversationsGroup } from './recent_private_conversations.ts';
@@ -23,6 +23,8 @@ import { userGroupsSnapshot } from './user_groups.ts';
 import { userStatusSnapshot } from './user_status.ts';
 import { mutedTopicsSnapshot } from './muted_topics.ts';
 import { userTopicSnapshot } from './user_topic.ts';
+import { updateDisplaySettingsGroup, updateGlobalNotificationsGroup } from './legacy_settings.ts';
+import { absentFeatureGroups } from './absent_features.ts';
 
 export const snapshotGroups: Record<string, SnapshotGroup> = {
   realm: realmGroup,
@@ -31,17 +33,20 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   stream: streamGroup,
   message: messageSnapshot,
   update_message_flags: unreadSnapshot,
+  starred_messages: starredMessagesSnapshot,
   recent_private_conversations: recentPrivateConversationsGroup,
   default_streams: defaultStreamsGroup,
   stop_words: stopWordsSnapshot,
   user_settings: userSettingsGroup,
+  update_display_settings: updateDisplaySettingsGroup,
+  update_global_notifications: updateGlobalNotificationsGroup,
   realm_user_settings_defaults: realmUserSettingsDefaultsGroup,
   user_topic: userTopicSnapshot,
   muted_topics: mutedTopicsSnapshot,
   alert_words: alertWordsSnapshot,
   custom_profile_fields: customProfileFieldsSnapshot,
   presence: presenceSnapshot,
-  user_groups: userGroupsSnapshot,
+  realm_user_groups: userGroupsSnapshot,
   user_status: userStatusSnapshot,
   realm_emoji: realmEmojiGroup,
   realm_linkifiers: realmLinkifiersGroup,
@@ -51,4 +56,5 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   drafts: draftsSnapshot,
   scheduled_messages: scheduledMessagesSnapshot,
   muted_users: mutedUsersSnapshot,
+  ...absentFeatureGroups,
 };

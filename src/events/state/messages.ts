@@ -1,5 +1,5 @@
 // Register snapshot groups of the messages area: `message` (max_message_id),
-// `update_message_flags` (unread_msgs, starred_messages) and `stop_words`.
+// `update_message_flags` (unread_msgs, starred_messages), `starred_messages` and `stop_words`.
 import { dmKeyUsers } from '../../db/queries/recipients.ts';
 import { maxMessageId, starredIds, unreadRows } from '../../db/queries/unreads.ts';
 import { FLAG_BITS } from '../../lib/flags.ts';
@@ -13,6 +13,10 @@ const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned |
 
 export const messageSnapshot: SnapshotGroup = async ({ app, user }) => ({
   max_message_id: user ? await maxMessageId(app.db.kysely, user.id) : -1,
+});
+
+export const starredMessagesSnapshot: SnapshotGroup = async ({ app, user }) => ({
+  starred_messages: user ? await starredIds(app.db.kysely, user.id) : [],
 });
 
 export const stopWordsSnapshot: SnapshotGroup = async () => ({ stop_words: [...stopWords()] });

@@ -3,7 +3,8 @@ import { profileDataOfUsers } from '../../lib/profile-fields.ts';
 import { usersInRealm } from '../../db/queries/users.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
 import { ROLE } from '../../lib/limits.ts';
-import { realmUrl } from '../../lib/realm.ts';
+import { ownPermissions } from '../../lib/permissions.ts';
+import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { presentUser } from '../../presenters/user.ts';
 import type { SnapshotGroup } from './types.ts';
 
@@ -36,6 +37,7 @@ export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientEx
       avatar_source: user.avatar_source,
       avatar_url: avatarUrl(user, false, url),
       avatar_url_medium: avatarUrl(user, false, url),
+      ...ownPermissions(user, realmSettings(realm), Math.floor(Date.now() / 1000)),
     });
   }
   return out;
