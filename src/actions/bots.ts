@@ -15,7 +15,7 @@ import { botStreamIds, presentBot, presentServices, type BotJson } from '../pres
 import { presentUser } from '../presenters/user.ts';
 import { emitActivationGroupChange } from './user-groups.ts';
 import { doDeactivateBot, emitPeerChanges } from './users.ts';
-import { runAction } from './action.ts';
+import { runAction, type ActionScope } from './action.ts';
 import { doCreateUser } from './users.ts';
 
 type Q = Conn | Tx;
@@ -120,15 +120,20 @@ export async function checkCreateBot(app: AppContext, caller: User, realm: Realm
     };
     await saveBotSettings(scope.tx, settings);
     const user = (await userById(scope.tx, realm.id, id))!;
-    const [bot] = await presentBots(app, scope.tx, realm, [{ user, settings }]);
-    const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
-    scope.emit({ type: 'realm_user', op: 'add', person }, await activeUserIdsInRealm(scope.tx, realm.id));
-    scope.emit({ type: 'realm_bot', op: 'add', bot: bot! }, await botAudience(scope.tx, realm.id, [caller.id]));
-    // The bot joined the default streams: their subscribers hear of it.
-    await emitPeerChanges(scope, user.id, 'peer_add');
-    await emitActivationGroupChange(scope, user, true);
-    return { bot: bot! };
+    return { bot: await emitBotAdded(app, scope, realm, user, settings) };
   });
+}
+
+/** Tells the realm of a new bot: its users, the bot's administrators, the groups it joined by its role. */
+export async function emitBotAdded(app: AppContext, scope: ActionScope, realm: Realm, user: User, settings: BotSettings): Promise<BotJson> {
+  const [bot] = await presentBots(app, scope.tx, realm, [{ user, settings }]);
+  const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
+  scope.emit({ type: 'realm_user', op: 'add', person }, await activeUserIdsInRealm(scope.tx, realm.id));
+  scope.emit({ type: 'realm_bot', op: 'add', bot: bot! }, await botAudience(scope.tx, realm.id, [user.bot_owner_id]));
+  // The bot joined the default streams: their subscribers hear of it.
+  await emitPeerChanges(scope, user.id, 'peer_add');
+  await emitActivationGroupChange(scope, user, true);
+  return bot!;
 }
 
 export interface BotChanges {

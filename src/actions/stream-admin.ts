@@ -18,6 +18,7 @@ import { presentStream } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doAddDefaultStream, emitDefaultStreamGroups, emitDefaultStreams } from './default-streams.ts';
 import { passesPolicy } from './subscriptions.ts';
+import { accessPolicyName, sendStreamNotices, streamNotice, type StreamNotice } from './messages/notices.ts';
 
 export interface StreamChanges {
   newName?: string | undefined;
@@ -57,7 +58,9 @@ export async function checkUpdateStream(app: AppContext, caller: User, realm: Re
   const description = c.description?.replace(/\s*\n\s*/g, ' ').trim();
   if (c.streamPostPolicy !== undefined && ![1, 2, 3, 4].includes(c.streamPostPolicy)) throw badRequest('Invalid stream_post_policy');
   const settings = realmSettings(realm);
+  const notices: StreamNotice[] = [];
   await runAction(app, async (scope) => {
+    notices.length = 0;
     let stream = await streamById(scope.tx, realm.id, streamId);
     const sub = stream && (await subscription(scope.tx, caller.id, stream.id));
     // Administrators rename and describe any stream, but change a private one's other settings only as subscribers.
@@ -67,20 +70,28 @@ export async function checkUpdateStream(app: AppContext, caller: User, realm: Re
       if (await streamNameTaken(scope.tx, realm.id, newName, stream.id)) throw badRequest(`Stream name '${newName}' is already taken.`);
       await updateStream(scope.tx, stream.id, { name: newName });
       await emitUpdate(scope, stream, 'name', newName);
+      const oldName = stream.name;
       stream = { ...stream, name: newName };
+      notices.push(streamNotice.renamed(caller, stream, oldName));
     }
     if (description !== undefined && description !== stream.description) {
       const rendered = renderStreamDescription(app, realm, description);
       await updateStream(scope.tx, stream.id, { description, rendered_description: rendered });
+      const oldDescription = stream.description;
       stream = { ...stream, description, rendered_description: rendered };
       await emitUpdate(scope, stream, 'description', description, { rendered_description: rendered });
+      notices.push(streamNotice.described(caller, stream, oldDescription));
     }
     if (c.isPrivate !== undefined || c.isWebPublic !== undefined || c.historyPublicToSubscribers !== undefined) {
+      const before = stream;
       stream = await changePrivacy(scope, caller, realm, stream, c, settings);
+      if (stream !== before) notices.push(streamNotice.access(caller, stream, accessPolicyName(before)));
     }
     if (c.streamPostPolicy !== undefined && c.streamPostPolicy !== stream.stream_post_policy) {
       await updateStream(scope.tx, stream.id, { stream_post_policy: c.streamPostPolicy });
+      const oldPolicy = stream.stream_post_policy;
       stream = { ...stream, stream_post_policy: c.streamPostPolicy };
+      notices.push(streamNotice.posting(caller, stream, oldPolicy));
       await emitUpdate(scope, stream, 'stream_post_policy', c.streamPostPolicy);
       // Older clients know only the announcement-only flag.
       await emitUpdate(scope, stream, 'is_announcement_only', c.streamPostPolicy === 2);
@@ -103,6 +114,8 @@ export async function checkUpdateStream(app: AppContext, caller: User, realm: Re
       await emitDefaultStreams(scope, realm.id);
     }
   });
+  // Each notice is a message of its own once the change is committed, as the topic-move notices are.
+  await sendStreamNotices(app, realm, notices);
 }
 
 async function changePrivacy(

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { Realm, Stream, User } from '../db/schema.ts';
-import { lockStream, streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
+import { lockStream, streamById, streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
 import { lockRealm } from '../db/queries/realm-admin.ts';
 import { systemGroupByName } from '../db/queries/groups.ts';
 import { updateSubscription } from '../db/queries/subscriptions.ts';
@@ -19,6 +19,7 @@ import { notificationDefaults } from '../events/state/subscription.ts';
 import { newSubscriptionRow } from './realms.ts';
 import { doCreateStream } from './streams.ts';
 import { doAddDefaultStream } from './default-streams.ts';
+import { sendStreamNotices, streamNotice } from './messages/notices.ts';
 
 export interface StreamSpec {
   name: string;
@@ -36,6 +37,8 @@ export interface NewStreamOptions {
   canRemoveSubscribersGroupId: number | undefined;
   /** Makes the streams this request creates default streams (administrators only). */
   isDefaultStream?: boolean;
+  /** Announces the streams this request creates in the realm's new-stream announcements stream. */
+  announce?: boolean;
 }
 
 export interface SubscribeResult {
@@ -71,7 +74,21 @@ export async function checkSubscribe(
   const checked = checkStreamSpecs(specs);
   if (opts.isDefaultStream && !isAdmin(caller)) throw adminRequired();
   if (opts.isDefaultStream && opts.inviteOnly) throw badRequest('Private streams cannot be made default.');
-  return runAction(app, (scope) => subscribeInScope(scope, caller, realm, checked, principals, opts, authorizationErrorsFatal));
+  const created: Stream[] = [];
+  const result = await runAction(app, (scope) => {
+    created.length = 0;
+    return subscribeInScope(scope, caller, realm, checked, principals, opts, authorizationErrorsFatal, created);
+  });
+  if (opts.announce) await announceNewStreams(app, realm, caller, created);
+  return result;
+}
+
+/** The notification bot's announcement of new streams, when the realm names a stream for it. */
+async function announceNewStreams(app: AppContext, realm: Realm, caller: User, created: Stream[]): Promise<void> {
+  const streamId = realmSettings(realm).notifications_stream_id;
+  if (created.length === 0 || streamId === null || streamId < 0) return;
+  const announcements = await streamById(app.db.kysely, realm.id, streamId);
+  if (announcements) await sendStreamNotices(app, realm, [streamNotice.created(caller, announcements, created)]);
 }
 
 /** PATCH /users/me/subscriptions: subscribe the caller to `add` and unsubscribe them from `remove`, in one transaction. */
@@ -112,6 +129,7 @@ async function subscribeInScope(
   principals: User[] | null,
   opts: NewStreamOptions,
   authorizationErrorsFatal: boolean,
+  created: Stream[] = [],
 ): Promise<SubscribeResult> {
   const targets = dedupeUsers(principals ?? [caller]);
   const others = targets.some((t) => t.id !== caller.id);
@@ -131,6 +149,7 @@ async function subscribeInScope(
     if (!stream) {
       checkCreatePermission(caller, realm, opts, scope.now);
       stream = await createStreamFromOptions(scope, caller, realm, spec, opts);
+      created.push(stream);
     } else if (!(await mayJoin(scope.tx, caller, stream))) {
       if (authorizationErrorsFatal) throw badRequest(`Unable to access stream (${stream.name}).`);
       unauthorized.push(stream.name);

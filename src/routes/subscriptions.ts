@@ -108,6 +108,7 @@ export const subscriptionRoutes = [
             messageRetentionDays: params.message_retention_days,
             canRemoveSubscribersGroupId: params.can_remove_subscribers_group_id,
             isDefaultStream: params.is_default_stream,
+            announce: params.announce,
           },
           params.authorization_errors_fatal,
         )),

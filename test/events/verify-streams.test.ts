@@ -17,7 +17,9 @@ test('stream update: description, name, and privacy for a subscriber and a non-s
     await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'lunch' }], principals: [s.owner.id, bob.id] });
     const id = await streamId(s, 'lunch');
     const description = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/streams/${id}`, { description: 'Where to **eat**' }));
-    assert.deepEqual(kinds(description), ['stream:update']);
+    // Then the notification bot's notice: the bot joins the realm (its first notice here), the
+    // stream gets its first message.
+    assert.deepEqual(kinds(description), ['stream:update', 'realm_user:add', 'user_group:add_members', 'user_group:add_members', 'stream:update', 'message']);
     const renamed = await verifyAction(s, cat, () => s.ok('PATCH', `/api/v1/streams/${id}`, { new_name: 'food' }));
     assert.deepEqual(kinds(renamed), ['stream:update']);
     const policy = await verifyAction(s, bob, () => s.ok('PATCH', `/api/v1/streams/${id}`, { stream_post_policy: 2 }));

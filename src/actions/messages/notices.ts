@@ -1,10 +1,12 @@
-// Automated notices about moved topics, posted as the realm's notification bot.
+// Automated notices posted as the realm's notification bot: moved topics, and changes to streams.
 import type { AppContext } from '../../context.ts';
 import type { Realm, Stream, User } from '../../db/schema.ts';
 import { insertUser, userByEmail } from '../../db/queries/users.ts';
 import { newApiKey } from '../../lib/apikey.ts';
 import { ROLE } from '../../lib/limits.ts';
 import { runAction } from '../action.ts';
+import { emitBotAdded } from '../bots.ts';
+import { botSettings } from '../../db/queries/bots.ts';
 import { checkSendMessage } from './send.ts';
 
 /** The realm's notification bot, created the first time it is needed. */
@@ -35,7 +37,10 @@ export async function notificationBot(app: AppContext, realm: Realm): Promise<Us
       avatar_version: 1,
       settings: '{}',
     });
-    return (await scope.tx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    const bot = await scope.tx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    // Clients list it like any bot from now on.
+    await emitBotAdded(app, scope, realm, bot, await botSettings(scope.tx, id));
+    return bot;
   });
 }
 
@@ -73,5 +78,79 @@ export async function sendMoveNotices(app: AppContext, realm: Realm, mover: User
       client: 'Internal',
       internal: true,
     });
+  }
+}
+
+/** The topic of the notices about a stream's own changes (the reference's name for it). */
+export const STREAM_EVENTS_TOPIC = 'channel events';
+
+export interface StreamNotice {
+  stream: Stream;
+  topic: string;
+  content: string;
+}
+
+/** `@_**Name|id**`: names the person without notifying them. */
+const silentMention = (user: User): string => `@_**${user.full_name}|${user.id}**`;
+
+/** The reference's names of the access policies a stream can have. */
+export function accessPolicyName(s: Pick<Stream, 'invite_only' | 'history_public_to_subscribers' | 'is_web_public'>): string {
+  if (s.is_web_public) return 'Web-public';
+  if (!s.invite_only) return s.history_public_to_subscribers ? 'Public' : 'Public, protected history';
+  return s.history_public_to_subscribers ? 'Private, shared history' : 'Private, protected history';
+}
+
+const POSTING_POLICY_NAMES: Record<number, string> = {
+  1: 'All channel members can post',
+  2: 'Only organization administrators can post',
+  3: 'Only organization full members can post',
+  4: 'Only organization administrators and moderators can post',
+};
+
+const quoted = (description: string): string => `\n\`\`\`\` quote\n${description === '' ? '*No description.*' : description}\n\`\`\`\``;
+
+/** The notices of the reference's notification bot about a stream's changes, as it words them. */
+export const streamNotice = {
+  renamed: (by: User, stream: Stream, oldName: string): StreamNotice => ({
+    stream,
+    topic: STREAM_EVENTS_TOPIC,
+    content: `${silentMention(by)} renamed channel **${oldName}** to **${stream.name}**.`,
+  }),
+  described: (by: User, stream: Stream, oldDescription: string): StreamNotice => ({
+    stream,
+    topic: STREAM_EVENTS_TOPIC,
+    content:
+      `${silentMention(by)} changed the description for this channel.\n\n` +
+      `* **Old description:**${quoted(oldDescription)}\n* **New description:**${quoted(stream.description)}`,
+  }),
+  access: (by: User, stream: Stream, oldPolicy: string): StreamNotice => ({
+    stream,
+    topic: STREAM_EVENTS_TOPIC,
+    content: `${silentMention(by)} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${accessPolicyName(stream)}**.`,
+  }),
+  posting: (by: User, stream: Stream, oldPolicy: number): StreamNotice => ({
+    stream,
+    topic: STREAM_EVENTS_TOPIC,
+    content:
+      `${silentMention(by)} changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n` +
+      `* **Old permissions**: ${POSTING_POLICY_NAMES[oldPolicy] ?? ''}.\n* **New permissions**: ${POSTING_POLICY_NAMES[stream.stream_post_policy] ?? ''}.`,
+  }),
+  /** In the realm's new-stream announcements stream, for a subscribe call with `announce`. */
+  created: (by: User, announcements: Stream, created: Stream[]): StreamNotice => {
+    const links = created.map((s) => `#**${s.name}**`).join(', ');
+    return {
+      stream: announcements,
+      topic: 'new channels',
+      content: created.length > 1 ? `${silentMention(by)} created the following channels: ${links}.` : `${silentMention(by)} created a new channel ${links}.`,
+    };
+  },
+};
+
+/** Posts the notices as the notification bot, after the change they describe is committed. */
+export async function sendStreamNotices(app: AppContext, realm: Realm, notices: StreamNotice[]): Promise<void> {
+  if (notices.length === 0) return;
+  const bot = await notificationBot(app, realm);
+  for (const n of notices) {
+    await checkSendMessage(app, bot, realm, { addressee: { type: 'stream', stream: n.stream, topic: n.topic }, content: n.content, client: 'Internal', internal: true });
   }
 }
