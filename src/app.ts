@@ -11,7 +11,7 @@ import { QueueManager } from './events/manager.ts';
 import { RedisBus } from './events/redis-bus.ts';
 import { restoreQueues, saveQueues } from './events/store.ts';
 import type { ParleyEvent } from './events/types.ts';
-import { installErrorHandlers } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors.ts';
 import { RequestLogger } from './http/request-logger.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -86,6 +86,10 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     // Long-polls hold requests open for about a minute; let them.
     requestTimeout: 0,
     keepAliveTimeout: 65_000,
+    // Longer than any path parameter names (an email is up to 254 characters); past it, a 400.
+    routerOptions: { maxParamLength: 1024 },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   await fastify.register(formbody);
   await fastify.register(multipart, {

@@ -1,7 +1,19 @@
-// Collects parameter values from the query string and from urlencoded or multipart bodies.
+// Collects parameter values from the query string and from urlencoded, JSON or multipart bodies.
 import type { FastifyRequest } from 'fastify';
-import type { RawParams } from './params.ts';
-import { ApiError } from '../lib/errors.ts';
+import type { Multipart } from '@fastify/multipart';
+import { MAX_JSON_DEPTH, tooDeep, type RawParams } from './params.ts';
+import { ApiError, badRequest } from '../lib/errors.ts';
+
+/** Whether a parsed JSON value nests deeper than `max`; iterative, as the value may be any depth. */
+function valueTooDeep(value: object, max: number): boolean {
+  const stack: [object, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, depth] = top;
+    if (depth > max) return true;
+    for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) stack.push([x as object, depth + 1]);
+  }
+  return false;
+}
 
 function addValues(into: Map<string, string>, source: unknown): void {
   if (typeof source !== 'object' || source === null) return;
@@ -9,7 +21,32 @@ function addValues(into: Map<string, string>, source: unknown): void {
     if (typeof v === 'string') into.set(k, v);
     else if (Array.isArray(v) && v.length > 0 && typeof v[v.length - 1] === 'string') into.set(k, v[v.length - 1] as string);
     else if (typeof v === 'number' || typeof v === 'boolean') into.set(k, String(v));
-    else if (typeof v === 'object' && v !== null) into.set(k, JSON.stringify(v)); // a JSON request body
+    else if (typeof v === 'object' && v !== null) {
+      // A JSON request body: its values are re-encoded for the parameter decoders, which
+      // JSON.stringify cannot do past the stack's depth.
+      if (valueTooDeep(v, MAX_JSON_DEPTH)) throw tooDeep(k);
+      into.set(k, JSON.stringify(v));
+    }
+  }
+}
+
+/**
+ * A multipart body the parser cannot read (no boundary, cut short, bad part headers) is the
+ * client's error. The plugin's own limit errors carry their status and pass through.
+ */
+export function multipartError(err: unknown): unknown {
+  if (err instanceof ApiError) return err;
+  const status = (err as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return err;
+  return badRequest('Malformed multipart body');
+}
+
+/** The parts of a multipart request, with the parser's errors made 400s (see multipartError). */
+export async function* multipartParts(request: FastifyRequest): AsyncGenerator<Multipart> {
+  try {
+    for await (const part of request.parts()) yield part;
+  } catch (err) {
+    throw multipartError(err);
   }
 }
 
@@ -18,7 +55,7 @@ export async function readRawParams(request: FastifyRequest, streamBody: boolean
   addValues(values, request.query);
   if (!streamBody) {
     if (request.isMultipart()) {
-      for await (const part of request.parts()) {
+      for await (const part of multipartParts(request)) {
         if (part.type === 'field') {
           if (typeof part.value === 'string') values.set(part.fieldname, part.value);
         } else {

@@ -1,5 +1,7 @@
 // The one place that turns errors into `{result: "error", msg, code}` responses.
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { RouteConfig } from './route.ts';
@@ -44,4 +46,32 @@ export function installErrorHandlers(fastify: FastifyInstance, log: Logger): voi
   fastify.setNotFoundHandler((request, reply) => {
     return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
   });
+}
+
+/**
+ * Fastify's router answers some URLs before any route or error handler sees them (`frameworkErrors`):
+ * bad percent-encoding, and a path parameter past `maxParamLength` (see app.ts).
+ */
+export function frameworkErrorHandler(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const msg = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : err.code === 'FST_ERR_BAD_URL' ? 'The URL is not validly encoded' : 'Bad request';
+  return reply.code(400).send({ result: 'error', msg, code: 'BAD_REQUEST' });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (malformed, headers too large, too slow) never reach fastify:
+ * they are answered on the socket, in the API's shape as everything else.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, msg] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request headers too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timed out']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ result: 'error', msg, code: status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST' });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }

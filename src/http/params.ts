@@ -42,7 +42,35 @@ export function path<T>(s: ParamSpec<T>): ParamSpec<T> {
 
 const nullByte = (name: string): ApiError => new ApiError(`${name} contains a null byte`, 'BAD_REQUEST');
 
-/** Whether a decoded JSON value holds a NUL character in any string or key. */
+/**
+ * No parameter of the API nests past a few levels; a value nested deeper is refused before it is
+ * decoded, since walking it (the NUL check below, a route's checks) would exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** Whether JSON text nests arrays and objects deeper than `max`; a scan, so any depth is safe. */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export const tooDeep = (name: string): ApiError => new ApiError(`${name} is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`, 'BAD_REQUEST');
+
+/** Whether a decoded JSON value holds a NUL character in any string or key (its depth is bounded). */
 function hasNul(v: unknown): boolean {
   if (typeof v === 'string') return v.includes('\u0000');
   if (Array.isArray(v)) return v.some(hasNul);
@@ -51,6 +79,7 @@ function hasNul(v: unknown): boolean {
 }
 
 function parseJson(raw: string, name: string): unknown {
+  if (jsonTooDeep(raw)) throw tooDeep(name);
   let v: unknown;
   try {
     v = JSON.parse(raw);

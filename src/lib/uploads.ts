@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { ApiError, badRequest } from './errors.ts';
+import { multipartError } from '../http/body.ts';
 
 export interface ReceivedFile {
   /** Where the bytes are until the upload is recorded; the caller moves or removes it. */
@@ -101,7 +102,9 @@ export const tooLarge = (limitMib: number): ApiError =>
  */
 export async function receiveFile(config: Config, request: FastifyRequest): Promise<ReceivedFile> {
   if (!request.isMultipart()) throw badRequest('You must specify a file to upload');
-  const part = await request.file({ throwFileSizeLimit: false });
+  const part = await request.file({ throwFileSizeLimit: false }).catch((err: unknown) => {
+    throw multipartError(err);
+  });
   if (!part) throw badRequest('You must specify a file to upload');
   const tmpDir = path.join(config.uploadsDir, 'tmp');
   await fs.promises.mkdir(tmpDir, { recursive: true });

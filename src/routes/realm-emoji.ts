@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { p, path as inPath } from '../http/params.ts';
 import { route, SENT } from '../http/route.ts';
+import { multipartError } from '../http/body.ts';
 import { realmEmojiByFile, realmEmojiRows } from '../db/queries/realm-emoji.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
@@ -13,6 +14,14 @@ import { checkAddRealmEmoji, checkRemoveRealmEmoji, emojiDir } from '../actions/
 /** Reads the request's one file, refusing more than `maxBytes`; null when it carries none. */
 async function readOneFile(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
   if (!request.isMultipart()) return null;
+  try {
+    return await readParts(request, maxBytes);
+  } catch (err) {
+    throw multipartError(err);
+  }
+}
+
+async function readParts(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
   let found: Buffer | null = null;
   let files = 0;
   for await (const part of request.parts()) {
