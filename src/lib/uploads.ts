@@ -7,7 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { ApiError, badRequest } from './errors.ts';
-import { multipartError } from '../http/body.ts';
+import type { MultipartFile } from '@fastify/multipart';
+import { multipartParts } from '../http/body.ts';
 
 export interface ReceivedFile {
   /** Where the bytes are until the upload is recorded; the caller moves or removes it. */
@@ -98,16 +99,32 @@ export const tooLarge = (limitMib: number): ApiError =>
 
 /**
  * Streams the request's first file part to a temporary file. The multipart limit (set in app.ts
- * from the same setting) truncates an oversized file; it is then removed and refused.
+ * from the same setting) truncates an oversized file; it is then removed and refused. The parts
+ * are read to the end: a body cut short shows only there, as the parser's error.
  */
 export async function receiveFile(config: Config, request: FastifyRequest): Promise<ReceivedFile> {
   if (!request.isMultipart()) throw badRequest('You must specify a file to upload');
-  const part = await request.file({ throwFileSizeLimit: false }).catch((err: unknown) => {
-    throw multipartError(err);
-  });
-  if (!part) throw badRequest('You must specify a file to upload');
   const tmpDir = path.join(config.uploadsDir, 'tmp');
   await fs.promises.mkdir(tmpDir, { recursive: true });
+  let received: ReceivedFile | null = null;
+  try {
+    for await (const part of multipartParts(request)) {
+      if (part.type !== 'file') continue;
+      if (received) part.file.resume();
+      else received = await receivePart(config, tmpDir, part);
+    }
+  } catch (err) {
+    if (received) await fs.promises.rm(received.tempPath, { force: true });
+    throw err;
+  }
+  if (!received) throw badRequest('You must specify a file to upload');
+  return received;
+}
+
+async function receivePart(config: Config, tmpDir: string, part: MultipartFile): Promise<ReceivedFile> {
+  // The parser destroys the stream of a part cut short, maybe before it is handed over; a
+  // pipeline from an already destroyed stream would never settle.
+  if (part.file.destroyed) throw badRequest('Malformed multipart body');
   const tempPath = path.join(tmpDir, randomBytes(16).toString('hex'));
   const out = fs.createWriteStream(tempPath, { flags: 'wx' });
   try {
