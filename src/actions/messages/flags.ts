@@ -1,7 +1,7 @@
 // Personal message flags: read, starred, collapsed; and the mark-as-read operations.
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/schema.ts';
-import { changeFlag, insertHistoricalRows, messageDetails, unreadMessageIds } from '../../db/queries/flags.ts';
+import { changeFlag, insertHistoricalRows, messageDetails, unreadMessageIds, userMessageIds } from '../../db/queries/flags.ts';
 import { dmKeyUsers } from '../../db/queries/recipients.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { EDITABLE_FLAGS, FLAG_BITS, isFlagName, type FlagName } from '../../lib/flags.ts';
@@ -52,15 +52,14 @@ export async function checkUpdateFlags(app: AppContext, user: User, op: 'add' | 
   // Starring a message one never received (a stream's history) needs a row to hold the flag.
   const historical: number[] = [];
   if (flag === 'starred' && op === 'add') {
-    const have = new Set((await db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id).where('message_id', 'in', ids.length ? ids : [-1]).execute()).map((r) => r.message_id));
+    const have = new Set(await userMessageIds(db, user.id, ids));
     for (const id of ids) {
       if (have.has(id)) continue;
       const a = await accessMessage(db, user, id);
       if (!a.hasRow) historical.push(id);
     }
   } else {
-    const have = ids.length === 0 ? [] : await db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id).where('message_id', 'in', ids).execute();
-    if (have.length < ids.length) throw badRequest('Invalid message(s)');
+    if ((await userMessageIds(db, user.id, ids)).length < ids.length) throw badRequest('Invalid message(s)');
   }
   return runAction(app, async (scope) => {
     await insertHistoricalRows(scope.tx, user.id, historical, FLAG_BITS.read | FLAG_BITS.historical);

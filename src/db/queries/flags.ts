@@ -1,6 +1,7 @@
 // Changing per-user message flags (bits of user_messages.flags) in bulk.
 import { sql } from 'kysely';
 import type { Conn, Tx } from '../database.ts';
+import { inChunks } from '../chunks.ts';
 
 type Q = Conn | Tx;
 const CHUNK = 500;
@@ -27,12 +28,19 @@ export async function changeFlag(tx: Tx, userId: number, messageIds: readonly nu
  * request may have added the same row since the caller looked: that row serves as well.
  */
 export async function insertHistoricalRows(tx: Tx, userId: number, messageIds: readonly number[], flags: number): Promise<void> {
-  if (messageIds.length === 0) return;
-  await tx
-    .insertInto('user_messages')
-    .values(messageIds.map((message_id) => ({ user_id: userId, message_id, flags })))
-    .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
-    .execute();
+  await inChunks(messageIds, (part) =>
+    tx
+      .insertInto('user_messages')
+      .values(part.map((message_id) => ({ user_id: userId, message_id, flags })))
+      .onConflict((oc) => oc.columns(['user_id', 'message_id']).doNothing())
+      .execute(),
+  );
+}
+
+/** Which of these messages the user has a row for. */
+export async function userMessageIds(db: Q, userId: number, messageIds: readonly number[]): Promise<number[]> {
+  const rows = await inChunks(messageIds, (part) => db.selectFrom('user_messages').select('message_id').where('user_id', '=', userId).where('message_id', 'in', part).execute());
+  return rows.map((r) => r.message_id);
 }
 
 /** The user's unread messages, optionally in one stream or topic, oldest first. */

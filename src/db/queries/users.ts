@@ -1,5 +1,6 @@
 import type { Conn, Dialect, Tx } from '../database.ts';
 import type { NewUser, User, UserUpdate } from '../schema.ts';
+import { inChunks, LIST_CHUNK } from '../chunks.ts';
 
 type Q = Conn | Tx;
 
@@ -33,20 +34,24 @@ export async function userByEmail(db: Q, realmId: number, email: string): Promis
 }
 
 export async function usersByIds(db: Q, realmId: number, ids: readonly number[]): Promise<User[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', [...ids]).orderBy('id').execute();
+  const rows = await inChunks(ids, (part) => db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', part).orderBy('id').execute());
+  return ids.length > LIST_CHUNK ? rows.sort((a, b) => a.id - b.id) : rows;
 }
 
 export async function usersByEmails(db: Q, realmId: number, emails: readonly string[]): Promise<User[]> {
-  if (emails.length === 0) return [];
-  const lower = emails.map((e) => e.toLowerCase());
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where((eb) => eb.or([eb('email', 'in', lower), eb('delivery_email', 'in', lower)]))
-    .orderBy('id')
-    .execute();
+  const lower = [...new Set(emails.map((e) => e.toLowerCase()))];
+  const rows = await inChunks(lower, (part) =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('realm_id', '=', realmId)
+      .where((eb) => eb.or([eb('email', 'in', part), eb('delivery_email', 'in', part)]))
+      .orderBy('id')
+      .execute(),
+  );
+  if (lower.length <= LIST_CHUNK) return rows;
+  // A user matched in two slices (by email and by delivery email) is listed once.
+  return [...new Map(rows.map((u) => [u.id, u])).values()].sort((a, b) => a.id - b.id);
 }
 
 export async function usersInRealm(db: Q, realmId: number, opts: { includeInactive?: boolean } = {}): Promise<User[]> {
