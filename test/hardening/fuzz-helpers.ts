@@ -12,6 +12,9 @@ export interface RawResponse {
 /** A request must be answered within this; longer is a hang (the slowest routes take well under). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+// One kept-alive connection: connecting anew for each of thousands of requests costs as much as them.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
 export function rawRequest(baseUrl: string, method: string, url: string, headers: Record<string, string>, body?: Buffer | string): Promise<RawResponse> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -20,7 +23,7 @@ export function rawRequest(baseUrl: string, method: string, url: string, headers
       h['content-length'] = String(Buffer.byteLength(body));
       h['content-type'] ??= 'application/x-www-form-urlencoded';
     }
-    const req = http.request({ host: base.hostname, port: base.port, path: url, method, headers: h, agent: false }, (res) => {
+    const req = http.request({ host: base.hostname, port: base.port, path: url, method, headers: h, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));

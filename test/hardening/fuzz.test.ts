@@ -22,8 +22,8 @@ const bigList = JSON.stringify(Array.from({ length: 70_000 }, (_, i) => i + 1));
 
 /** Values any parameter may meet: wrong types, extremes, NUL, lone surrogates, deep and long JSON. */
 const CATALOGUE = [
-  '', 'null', 'true', '-1', '1.5', '1e309', '99999999999999999999999', 'x'.repeat(100_000), 'a\u0000b',
-  '"\\u0000"', '\ud800', '%zz', '{}', '[{}]', '{"__proto__":{"polluted":1}}', deep(MAX_JSON_DEPTH + 1),
+  '', 'null', '-1', '1.5', '99999999999999999999999', 'x'.repeat(100_000), 'a\u0000b', '"\\u0000"', '\ud800',
+  '[{}]', '{"__proto__":{"polluted":1}}', deep(MAX_JSON_DEPTH + 1),
 ];
 
 /** Values for a parameter from fast-check: any JSON, strings of any code points, numbers, lists. */
