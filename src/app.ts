@@ -11,7 +11,8 @@ import { QueueManager } from './events/manager.ts';
 import { RedisBus } from './events/redis-bus.ts';
 import { restoreQueues, saveQueues } from './events/store.ts';
 import type { ParleyEvent } from './events/types.ts';
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers, installSecurityHeaders } from './http/errors.ts';
+import { RateLimiter } from './http/rate-limit.ts';
 import { RequestLogger } from './http/request-logger.ts';
 import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -52,12 +53,18 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   tuneGarbageCollector();
   const log = opts.log ?? createLogger(config.logLevel);
   const db = await openDatabase(config);
-  const queues = new QueueManager({ timeoutSeconds: config.eventQueueTimeoutSeconds, heartbeatSeconds: config.heartbeatSeconds, log });
+  const queues = new QueueManager({
+    timeoutSeconds: config.eventQueueTimeoutSeconds,
+    heartbeatSeconds: config.heartbeatSeconds,
+    maxQueuesPerUser: config.maxEventQueuesPerUser,
+    log,
+  });
   const restored = await restoreQueues(db, queues, log);
   if (restored > 0) log.info({ restored }, 'restored saved event queues');
   // Several processes share events through Redis; one process delivers to its queues directly.
   const bus = config.redisUrl ? new RedisBus(config.redisUrl, config.redisPrefix, queues, log) : null;
   if (bus) await bus.start();
+  const limiter = await RateLimiter.start(config, log);
   const hub: EventHub = bus ?? queues;
   const onPublish = opts.onPublish;
   const app: AppContext = {
@@ -73,6 +80,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
         }
       : hub,
     queues,
+    limiter,
     startedAt: Math.floor(Date.now() / 1000),
     imageProxyKey: config.imageProxySecret ?? (await serverSecret(db.kysely, 'image_proxy')),
     previews: new Set(),
@@ -90,12 +98,15 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     routerOptions: { maxParamLength: 1024 },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // Behind proxies, the client's address (which per-address limits count) is in X-Forwarded-For.
+    trustProxy: config.trustProxy,
   });
   await fastify.register(formbody);
   await fastify.register(multipart, {
     limits: { fileSize: config.maxFileUploadSizeMib * 1024 * 1024, files: 1, fields: 1000, fieldSize: 16 * 1024 * 1024 },
   });
   installErrorHandlers(fastify, log);
+  installSecurityHeaders(fastify);
   registerRoutes(fastify, app, routes);
   // The browser's API: the same table, authenticated by the session cookie.
   registerRoutes(fastify, app, routes, '/json', 'session');
@@ -130,6 +141,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
         // Link previews under way (requests may have started some) finish or time out.
         await Promise.allSettled([...app.previews]);
         await bus?.stop();
+        await limiter.close();
         const saved = await saveQueues(db, queues);
         if (saved > 0) log.info({ saved }, 'saved event queues');
       } finally {

@@ -11,6 +11,7 @@ import { backup, BackupError, restore, type Manifest } from './lib/backup.ts';
 import { countRealms } from './db/queries/realms.ts';
 import { checkCreateRealm } from './actions/realms.ts';
 import { RecordingHub } from './events/hub.ts';
+import { RateLimiter } from './http/rate-limit.ts';
 import { ApiError } from './lib/errors.ts';
 import { realmUrl } from './lib/realm.ts';
 import { createLogger } from './log.ts';
@@ -92,6 +93,7 @@ async function createRealm(config: Config, flags: Record<string, string>): Promi
       log,
       events: new RecordingHub(),
       queues: null,
+      limiter: RateLimiter.inMemory(config, log),
       startedAt: Math.floor(Date.now() / 1000),
       imageProxyKey: config.imageProxySecret ?? (await serverSecret(db.kysely, 'image_proxy')),
       previews: new Set(),

@@ -38,7 +38,38 @@ export interface Config {
   previewAllowPrivate: boolean;
   /** Key that signs image proxy URLs (IMAGE_PROXY_SECRET); unset: one kept in the database. */
   imageProxySecret: string | null;
+  /** Request and password limits (src/http/rate-limit.ts); a null rule is no limit. */
+  rateLimits: RateLimitRules;
+  /** Event queues one user may hold in a process; the least recently used goes first. */
+  maxEventQueuesPerUser: number;
+  /** Fastify's `trustProxy`: which proxies' X-Forwarded-For names the client's address. */
+  trustProxy: boolean | string;
 }
+
+/** At most `count` in any `seconds` (a password limit) or on average (a request budget). */
+export interface RateRule {
+  count: number;
+  seconds: number;
+}
+
+export interface RateLimitRules {
+  /** Requests of one user (the reference's `api_by_user`). */
+  apiByUser: RateRule | null;
+  /** Requests without a user, by client address (`api_by_ip`). */
+  apiByAddress: RateRule | null;
+  /** Password attempts on one username (`authenticate_by_username`). */
+  authByUsername: RateRule | null;
+  /** Password attempts from one client address, whatever the username. */
+  authByAddress: RateRule | null;
+}
+
+/** The defaults: the reference's, and for addresses a bound on guessing across usernames. */
+export const RATE_LIMIT_DEFAULTS = {
+  RATE_LIMIT_API_BY_USER: '200/60',
+  RATE_LIMIT_API_BY_ADDRESS: '100/60',
+  RATE_LIMIT_AUTH_BY_USERNAME: '5/1800',
+  RATE_LIMIT_AUTH_BY_ADDRESS: '30/1800',
+} as const;
 
 export class ConfigError extends Error {}
 
@@ -93,6 +124,37 @@ function boolSetting(value: string | undefined, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, not "${value}"`);
 }
 
+/** `COUNT/SECONDS` (e.g. `200/60`), or `off` for no limit. */
+export function rateRule(value: string, name: string): RateRule | null {
+  if (value === 'off') return null;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m) throw new ConfigError(`${name} must look like 200/60 (requests/seconds) or be off, not "${value}"`);
+  const count = Number(m[1]);
+  const seconds = Number(m[2]);
+  if (count < 1 || count > 1_000_000_000 || seconds < 1 || seconds > 86400 * 7) {
+    throw new ConfigError(`${name}: the count must be at least 1 and the seconds between 1 and 604800`);
+  }
+  return { count, seconds };
+}
+
+function rateLimitRules(env: Source): RateLimitRules {
+  const rule = (name: keyof typeof RATE_LIMIT_DEFAULTS) => rateRule(env[name] || RATE_LIMIT_DEFAULTS[name], name);
+  return {
+    apiByUser: rule('RATE_LIMIT_API_BY_USER'),
+    apiByAddress: rule('RATE_LIMIT_API_BY_ADDRESS'),
+    authByUsername: rule('RATE_LIMIT_AUTH_BY_USERNAME'),
+    authByAddress: rule('RATE_LIMIT_AUTH_BY_ADDRESS'),
+  };
+}
+
+/** `true` (every proxy), or the proxies' addresses (CIDR ranges allowed) separated by commas. */
+function trustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (!/^[0-9a-fA-F:.,/ ]+$/.test(value)) throw new ConfigError('TRUST_PROXY must be true or addresses (CIDR ranges allowed) separated by commas');
+  return value;
+}
+
 function checkInternalUrl(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
   if (!/^https?:\/\/[^/]+$/.test(value)) throw new ConfigError('INTERNAL_URL must look like http://10.0.0.5:9991 (no path)');
@@ -140,5 +202,8 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : DEFAULT_WEB_DIR,
     previewAllowPrivate: boolSetting(env.PREVIEW_ALLOW_PRIVATE, 'PREVIEW_ALLOW_PRIVATE'),
     imageProxySecret: env.IMAGE_PROXY_SECRET ? env.IMAGE_PROXY_SECRET : null,
+    rateLimits: rateLimitRules(env),
+    maxEventQueuesPerUser: intSetting(env.MAX_EVENT_QUEUES_PER_USER || '50', 'MAX_EVENT_QUEUES_PER_USER', 1, 100_000),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

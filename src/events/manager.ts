@@ -15,6 +15,12 @@ export interface QueueManagerOptions {
   timeoutSeconds: number;
   /** Seconds a long-poll waits before a heartbeat answers it (varied by up to 10%). */
   heartbeatSeconds: number;
+  /**
+   * Queues one user may hold here; registering one more collects the least recently used (one
+   * with no waiting poll if there is any). Spectators (no user) are bounded by the per-address
+   * request limit instead.
+   */
+  maxQueuesPerUser?: number;
   log: Logger;
 }
 
@@ -36,6 +42,12 @@ export function clientForms(event: BaseEvent, client: ClientOptions): BaseEvent[
   return family?.forClient ? family.forClient(event, client) : [event];
 }
 
+/** A queue with a waiting poll is in use, so it goes after every queue without one. */
+function usedLessRecently(a: EventQueue, b: EventQueue): boolean {
+  if ((a.waiter === null) !== (b.waiter === null)) return a.waiter === null;
+  return a.data.lastActivity < b.data.lastActivity;
+}
+
 export class QueueManager implements EventHub {
   private readonly queues = new Map<string, EventQueue>();
   /**
@@ -43,6 +55,8 @@ export class QueueManager implements EventHub {
    * visits only the queues that want the event, however many idle queues the user has.
    */
   private readonly byUser = new Map<number, Map<string, Set<EventQueue>>>();
+  /** Each user's queues, to hold them to `maxQueuesPerUser`. */
+  private readonly ofUser = new Map<number, Set<EventQueue>>();
   /** Queues with all_public_streams, by realm: they get public stream messages they did not receive. */
   private readonly publicStreams = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout | null = null;
@@ -63,13 +77,30 @@ export class QueueManager implements EventHub {
   create(client: Omit<ClientOptions, 'queueId'>, eventTypes: string[] | null): EventQueue {
     const id = `${Date.now().toString(36)}:${randomBytes(8).toString('hex')}`;
     const data: QueueData = { id, client: { ...client, queueId: id }, eventTypes, events: [], lastEventId: -1, lastActivity: Date.now() };
+    if (client.userId !== 0) this.makeRoomFor(client.userId);
     return this.add(data);
+  }
+
+  /** Collects the user's least recently used queues until one more fits. */
+  private makeRoomFor(userId: number): void {
+    const max = this.opts.maxQueuesPerUser;
+    const own = this.ofUser.get(userId);
+    if (max === undefined || !own) return;
+    while (own.size >= max) {
+      let oldest: EventQueue | null = null;
+      for (const q of own) if (!oldest || usedLessRecently(q, oldest)) oldest = q;
+      this.remove(oldest!);
+      this.opts.log.debug({ userId, queueId: oldest!.id }, 'collected the least recently used event queue of a user at the limit');
+    }
   }
 
   private add(data: QueueData): EventQueue {
     const q = new EventQueue(data);
     this.queues.set(data.id, q);
     this.directory?.claim(data.id);
+    let own = this.ofUser.get(data.client.userId);
+    if (!own) this.ofUser.set(data.client.userId, (own = new Set()));
+    own.add(q);
     let byType = this.byUser.get(data.client.userId);
     if (!byType) this.byUser.set(data.client.userId, (byType = new Map()));
     for (const type of data.eventTypes ?? ['*']) {
@@ -116,6 +147,9 @@ export class QueueManager implements EventHub {
       if (byType?.get(type)?.size === 0) byType.delete(type);
     }
     if (byType?.size === 0) this.byUser.delete(q.data.client.userId);
+    const own = this.ofUser.get(q.data.client.userId);
+    own?.delete(q);
+    if (own?.size === 0) this.ofUser.delete(q.data.client.userId);
     this.publicStreams.get(q.data.client.realmId)?.delete(q);
   }
 

@@ -7,6 +7,7 @@ import type { Realm, User } from '../db/schema.ts';
 import { realmBySubdomain } from '../db/queries/realms.ts';
 import { userByApiKey, userById } from '../db/queries/users.ts';
 import { ApiError } from '../lib/errors.ts';
+import { BOT_TYPE } from '../lib/limits.ts';
 
 /**
  * Every request reads its realm and user; most requests are long-polls and sends by the same
@@ -158,4 +159,11 @@ export async function authenticate(
   }
   if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
   return { realm, user };
+}
+
+/** The reference lets incoming-webhook bots send messages and nothing else. */
+export function refuseIncomingWebhookBot(user: User): void {
+  if (user.bot_type === BOT_TYPE.INCOMING_WEBHOOK) {
+    throw new ApiError('This API is not available to incoming webhook bots.', 'UNAUTHORIZED', 401);
+  }
 }

@@ -1,7 +1,8 @@
-// The one place that turns errors into `{result: "error", msg, code}` responses.
+// The one place that turns errors into `{result: "error", msg, code}` responses, and the headers
+// every response carries.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { RouteConfig } from './route.ts';
@@ -21,6 +22,7 @@ export function installErrorHandlers(fastify: FastifyInstance, log: Logger): voi
   fastify.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
     if (err instanceof ApiError) {
       if (err.status === 401 && challengesBasic(request)) reply.header('www-authenticate', 'Basic realm="parley"');
+      if (err.status === 429) reply.header('retry-after', String(err.extra['retry-after']));
       return reply.code(err.status).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
     }
     // A number past PostgreSQL's integer range that a route did not bound itself (SQLite has
@@ -74,4 +76,18 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
     socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(err);
+}
+
+/**
+ * Every answer, errors and files included: browsers must not guess a type other than the one
+ * sent (an uploaded file or a JSON answer read as HTML), and links followed out of the app tell
+ * the other site at most this server's origin. A route that serves files sets its own headers
+ * over these (uploads add a sandboxing Content-Security-Policy).
+ */
+export function installSecurityHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    done();
+  });
 }

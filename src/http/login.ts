@@ -5,17 +5,18 @@ import type { Realm, User } from '../db/schema.ts';
 import { userByEmail } from '../db/queries/users.ts';
 import { checkPassword } from '../lib/apikey.ts';
 import { ApiError } from '../lib/errors.ts';
-import { checkLoginAllowed, recordLoginFailure } from './login-limits.ts';
 
-/** The active user of this realm with this email and password, or the coded 401 (or 429). */
+/**
+ * The active user of this realm with this email and password, or the coded 401; or, once the
+ * username or the client address has used up its password attempts, 429 RATE_LIMIT_HIT without
+ * checking the password (see `RateLimiter.passwordAttempt`).
+ */
 export async function checkPasswordLogin(app: AppContext, request: FastifyRequest, realm: Realm, username: string, password: string): Promise<User> {
-  await checkLoginAllowed(app, request, username);
-  const user = await userByEmail(app.db.kysely, realm.id, username);
-  const ok = user !== undefined && (await checkPassword(password, user.password_hash));
-  if (!user || !ok) {
-    await recordLoginFailure(app, request, username);
-    throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
-  }
+  const user = await app.limiter.passwordAttempt(request, realm.id, username, async () => {
+    const found = await userByEmail(app.db.kysely, realm.id, username);
+    return found !== undefined && (await checkPassword(password, found.password_hash)) ? found : undefined;
+  });
+  if (!user) throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
   if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
   return user;
 }

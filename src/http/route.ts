@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
-import { authenticate } from './auth.ts';
+import { authenticate, refuseIncomingWebhookBot } from './auth.ts';
+import type { RequestBucket } from './rate-limit.ts';
 import { authenticateBasicOrSession, authenticateSession, type Identity } from './session.ts';
 import { decodeParams, type Decoded, type ParamSpecs } from './params.ts';
 import { readRawParams } from './body.ts';
@@ -36,6 +37,10 @@ export interface Route<S extends ParamSpecs = ParamSpecs> {
   params: S;
   /** The handler reads the body itself (file uploads): only the query string is decoded. */
   streamBody?: boolean;
+  /** Incoming-webhook bots may call it (the reference lets them only send messages). */
+  incomingWebhookBots?: boolean;
+  /** The budget its requests count against (see rate-limit.ts); the user's by default. */
+  rateLimit?: RequestBucket;
   handler(req: ApiRequest<Decoded<S>>): Promise<HandlerResult>;
 }
 
@@ -90,12 +95,23 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
   const config: RouteConfig = { authBy };
   for (const r of routes) {
     const url = prefix + r.path.replace(/\{(\w+)\}/g, ':$1');
+    const bucket = r.rateLimit ?? 'api';
     fastify.route({
       method: r.method,
       url,
       config,
       handler: async (request, reply) => {
-        const { realm, user } = await auth(app, request, reply, r.auth);
+        let identity: Identity;
+        try {
+          identity = await auth(app, request, reply, r.auth);
+        } catch (err) {
+          await app.limiter.refusedCredentials(request, reply);
+          throw err;
+        }
+        const { realm, user } = identity;
+        if (user !== null && !r.incomingWebhookBots) refuseIncomingWebhookBot(user);
+        const limited = app.limiter.request(request, reply, user, bucket);
+        if (limited !== undefined) await limited;
         const raw = await readRawParams(request, r.streamBody ?? false);
         const { params, ignored } = decodeParams(r.params, raw);
         const apiReq = new HandlerRequest(app, realm, user, params, request, reply);
@@ -109,6 +125,8 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
           await app.db.sync();
         }
         if (result === SENT) return reply;
+        // What a user reads is theirs: no cache (browser or proxy) keeps it.
+        if (user !== null) reply.header('cache-control', 'no-store');
         const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
         return reply.code(200).send(body);

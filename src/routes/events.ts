@@ -56,7 +56,7 @@ async function forwardToOwner(
     queues.directory.release(queueId);
     throw badQueue(queueId);
   }
-  await reply.code(res.status).header('content-type', 'application/json; charset=utf-8').send(await res.text());
+  await reply.code(res.status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(await res.text());
   return SENT;
 }
 
@@ -120,6 +120,7 @@ export const eventRoutes = [
     method: 'GET',
     path: '/events',
     auth: 'user',
+    rateLimit: 'events',
     params: {
       queue_id: p.string(),
       last_event_id: optional(p.int()),
@@ -138,6 +139,7 @@ export const eventRoutes = [
     method: 'DELETE',
     path: '/events',
     auth: 'user',
+    rateLimit: 'events',
     params: { queue_id: p.string() },
     async handler({ app, user, params, http, reply }) {
       const forwarded = await forwardToOwner(app, params.queue_id, { queue_id: params.queue_id }, http, reply);

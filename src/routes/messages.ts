@@ -63,6 +63,7 @@ export const messageRoutes = [
     method: 'POST',
     path: '/messages',
     auth: 'user',
+    incomingWebhookBots: true,
     params: {
       type: p.oneOf(['stream', 'channel', 'private', 'direct']),
       to: p.custom(parseTo),

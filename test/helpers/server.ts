@@ -24,6 +24,7 @@ export interface Account {
 
 export interface ApiResponse {
   status: number;
+  headers: http.IncomingHttpHeaders;
   body: Record<string, unknown> & { result: string; msg: string; code?: string };
 }
 
@@ -107,6 +108,18 @@ export function httpRequest(
   });
 }
 
+/**
+ * Tests send hundreds of requests in a moment and log in again and again: their servers' limits
+ * are far out of reach unless a test sets its own (`env`).
+ */
+export const TEST_RATE_LIMITS: Record<string, string> = {
+  RATE_LIMIT_API_BY_USER: '1000000/60',
+  RATE_LIMIT_API_BY_ADDRESS: '1000000/60',
+  RATE_LIMIT_AUTH_BY_USERNAME: '1000000/60',
+  RATE_LIMIT_AUTH_BY_ADDRESS: '1000000/60',
+  MAX_EVENT_QUEUES_PER_USER: '100000',
+};
+
 export interface StartOptions {
   env?: Record<string, string>;
   /** An existing data folder; with a realm already in its database, the server restarts on it. */
@@ -121,7 +134,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const tempPg = pgAdmin ? (opts.databaseUrl ? { url: opts.databaseUrl, drop: () => dropPostgres(pgAdmin, opts.databaseUrl!) } : await temporaryPostgres(pgAdmin)) : null;
   const config = loadConfig(
     { host: '127.0.0.1', port: '0', 'data-dir': dataDir, ...(tempPg ? { 'database-url': tempPg.url } : {}) },
-    { ...opts.env, EXTERNAL_HOST: 'localhost' },
+    { ...TEST_RATE_LIMITS, ...opts.env, EXTERNAL_HOST: 'localhost' },
   );
   const published: TestServer['published'] = [];
   const server = await createServer(config, {
@@ -174,7 +187,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       const errors = checkResponse(method, apiPath, json);
       assert.deepEqual(errors, [], `${method} ${apiPath}: response does not match the reference schema:\n${errors.join('\n')}\n${text.slice(0, 2000)}`);
     }
-    return { status: res.status, body: json };
+    return { status: res.status, headers: res.headers, body: json };
   };
 
   const ok: TestServer['ok'] = async (method, apiPath, params, as) => {
