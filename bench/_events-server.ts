@@ -9,9 +9,10 @@ import { createServer } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { checkCreateRealm } from '../src/actions/realms.ts';
 import { createLogger } from '../src/log.ts';
+import { BENCH_RATE_LIMITS } from './_limits.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { EXTERNAL_HOST: 'localhost', HEARTBEAT_SECONDS: '300' });
+const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { ...BENCH_RATE_LIMITS, EXTERNAL_HOST: 'localhost', HEARTBEAT_SECONDS: '300' });
 // When each message event was published (wall clock, sub-millisecond), by content.
 const publishedAt = new Map<string, number>();
 // A real message event and its receivers, reused for the publish-only measurement.

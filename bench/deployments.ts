@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import pg from 'pg';
+import { BENCH_RATE_LIMITS } from './_limits.ts';
 
 const POLLERS = Number(process.env.POLLERS ?? 20);
 const RATE = Number(process.env.RATE ?? 50);
@@ -154,7 +155,7 @@ async function reachable(host: string, port: number): Promise<boolean> {
 
 async function sqliteDeployment(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-deploy-'));
-  const env = { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
+  const env = { ...BENCH_RATE_LIMITS, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
   const r = JSON.parse(await run(['create-realm', '--name', 'Bench', '--owner-email', 'owner@bench.test', '--owner-name', 'Owner', '--json'], env)) as { email: string; api_key: string };
   const port = await freePort();
   const child = await startProcess(port, env);
@@ -179,7 +180,7 @@ async function postgresDeployment(): Promise<void> {
   const dbUrl = new URL(PG_URL);
   dbUrl.pathname = `/${name}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-deploy-'));
-  const env = { DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: REDIS, REDIS_PREFIX: name };
+  const env = { ...BENCH_RATE_LIMITS, DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: REDIS, REDIS_PREFIX: name };
   const children: ChildProcess[] = [];
   try {
     const r = JSON.parse(await run(['create-realm', '--name', 'Bench', '--owner-email', 'owner@bench.test', '--owner-name', 'Owner', '--json'], env)) as { email: string; api_key: string };

@@ -12,6 +12,7 @@ import { createServer } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { checkCreateRealm } from '../src/actions/realms.ts';
 import { createLogger } from '../src/log.ts';
+import { BENCH_RATE_LIMITS } from './_limits.ts';
 import { registerSqliteFunctions } from '../src/db/database.ts';
 
 const args = new Map<string, string>();
@@ -50,7 +51,7 @@ const zipfWord = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.pow(rand
 const sentence = (n: number) => Array.from({ length: n }, zipfWord).join(' ');
 
 const dataDir = args.get('data-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { EXTERNAL_HOST: 'localhost' });
+const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { ...BENCH_RATE_LIMITS, EXTERNAL_HOST: 'localhost' });
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 async function build(): Promise<{ apiKey: string; email: string }> {

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { encodeParams } from '../helpers/server.ts';
+import { encodeParams, TEST_RATE_LIMITS } from '../helpers/server.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -61,7 +61,7 @@ test('two processes on PostgreSQL and Redis: delivery across them, and re-regist
   const dbUrl = new URL(adminUrl!);
   dbUrl.pathname = `/${name}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-two-'));
-  const env = { DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: name, EXTERNAL_HOST: 'localhost' };
+  const env = { ...TEST_RATE_LIMITS, DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: name, EXTERNAL_HOST: 'localhost' };
   const children: ChildProcess[] = [];
   try {
     const realm = JSON.parse(await runCli(['create-realm', '--name', 'Two', '--owner-email', 'owner@two.test', '--owner-name', 'Owner', '--json'], env)) as { email: string; api_key: string };
