@@ -34,8 +34,11 @@ const MAX_KEYS = 200_000;
 const SWEEP_MS = 60_000;
 
 export class MemoryStore implements RateLimitStore {
-  /** Per key: the time its bucket is full again (GCRA's "theoretical arrival time"), epoch ms. */
-  readonly #buckets = new Map<string, number>();
+  /**
+   * Per key: the time its bucket is full again (GCRA's "theoretical arrival time"), epoch ms.
+   * Users are counted by their number id: a number hashes at once, a new string on every lookup.
+   */
+  readonly #buckets = new Map<string | number, number>();
   /** Per key: its attempts' times, oldest first, and the window they count in. */
   readonly #logs = new Map<string, { window: number; times: number[] }>();
   #nextSweep = Date.now() + SWEEP_MS;
@@ -44,7 +47,7 @@ export class MemoryStore implements RateLimitStore {
     return this.#buckets.size + this.#logs.size;
   }
 
-  bucket(key: string, rule: RateRule): Verdict {
+  bucket(key: string | number, rule: RateRule): Verdict {
     const now = Date.now();
     if (now >= this.#nextSweep || this.#buckets.size >= MAX_KEYS) this.#sweep(now);
     const window = rule.seconds * 1000;
@@ -91,7 +94,7 @@ export class MemoryStore implements RateLimitStore {
       const newest = log.times[log.times.length - 1];
       if (newest === undefined || newest + log.window <= now) this.#logs.delete(key);
     }
-    for (const map of [this.#buckets, this.#logs] as Map<string, unknown>[]) {
+    for (const map of [this.#buckets, this.#logs] as Map<unknown, unknown>[]) {
       for (const key of map.keys()) {
         if (map.size < MAX_KEYS) break;
         map.delete(key);
@@ -112,7 +115,7 @@ local full = tonumber(redis.call('GET', KEYS[1]) or '0')
 if full < now then full = now end
 local nxt = full + interval
 if nxt - now > window then return {0, 0, nxt - window - now, full} end
-redis.call('SET', KEYS[1], tostring(nxt), 'PX', math.ceil(nxt - now))
+redis.call('SET', KEYS[1], string.format('%.3f', nxt), 'PX', math.max(1, math.ceil(nxt - now)))
 return {1, math.floor((now + window - nxt) / interval), 0, nxt}`;
 
 /** KEYS[1]: the log, newest first; ARGV: count, window ms. Returns {allowed, remaining, retry ms, reset ms}. */

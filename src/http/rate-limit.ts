@@ -26,24 +26,36 @@ export function rateLimited(retryAfterMs: number): ApiError {
 
 /** Sets the reference's budget headers; throws RATE_LIMIT_HIT when the request was refused. */
 function answer(reply: FastifyReply, rule: RateRule, v: Verdict): void {
-  reply.header('x-ratelimit-limit', String(rule.count));
+  reply.header('x-ratelimit-limit', limitHeader(rule));
   reply.header('x-ratelimit-remaining', String(v.remaining));
   reply.header('x-ratelimit-reset', String(Math.ceil(v.resetAt / 1000)));
   if (!v.allowed) throw rateLimited(v.retryAfterMs);
 }
 
+const limitHeaders = new WeakMap<RateRule, string>();
+
+function limitHeader(rule: RateRule): string {
+  let header = limitHeaders.get(rule);
+  if (header === undefined) limitHeaders.set(rule, (header = String(rule.count)));
+  return header;
+}
+
 export class RateLimiter {
   readonly #rules: RateLimitRules;
-  /** Redis when configured, else the same memory as `#local`. */
+  /** Redis when configured, else `#memory`. */
   readonly #shared: RateLimitStore;
-  readonly #local = new MemoryStore();
+  readonly #redis: RedisStore | null;
+  readonly #memory = new MemoryStore();
+  /** The long-poll budgets of this process, by user id. */
+  readonly #events = new MemoryStore();
   readonly #log: Logger;
   #lastWarning = 0;
 
   private constructor(rules: RateLimitRules, log: Logger, redis: RedisStore | null) {
     this.#rules = rules;
     this.#log = log;
-    this.#shared = redis ?? this.#local;
+    this.#redis = redis;
+    this.#shared = redis ?? this.#memory;
   }
 
   /** A limiter on Redis when the config names one (connected before it is returned). */
@@ -68,10 +80,9 @@ export class RateLimiter {
   request(http: FastifyRequest, reply: FastifyReply, user: User | null, bucket: RequestBucket): void | Promise<void> {
     const rule = user ? this.#rules.apiByUser : this.#rules.apiByAddress;
     if (rule === null) return;
-    if (user && bucket === 'events') return answer(reply, rule, this.#local.bucket(`e:${user.id}`, rule));
-    const v = this.#shared.bucket(user ? `u:${user.id}` : `a:${http.ip}`, rule);
-    if (!(v instanceof Promise)) return answer(reply, rule, v);
-    return v.then(
+    if (user && bucket === 'events') return answer(reply, rule, this.#events.bucket(user.id, rule));
+    if (this.#redis === null) return answer(reply, rule, this.#memory.bucket(user ? user.id : `a:${http.ip}`, rule));
+    return this.#redis.bucket(user ? `u:${user.id}` : `a:${http.ip}`, rule).then(
       (verdict) => answer(reply, rule, verdict),
       (err: unknown) => this.#unavailable(err),
     );

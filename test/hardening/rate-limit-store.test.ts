@@ -1,0 +1,86 @@
+// The two ways of counting, in memory and in Redis alike (Redis is skipped when unreachable).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test, type TestContext } from 'node:test';
+import { Redis } from 'ioredis';
+import { MemoryStore, RedisStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+async function stores(t: TestContext): Promise<[string, RateLimitStore][]> {
+  const all: [string, RateLimitStore][] = [['memory', new MemoryStore()]];
+  if (await redisReachable()) {
+    const redis = new RedisStore(REDIS_URL, `parley-test-${randomBytes(4).toString('hex')}`);
+    await redis.connect();
+    t.after(() => redis.close());
+    all.push(['redis', redis]);
+  } else {
+    t.diagnostic(`no Redis at ${REDIS_URL}: only the memory store is tested`);
+  }
+  return all;
+}
+
+test('a bucket gives its whole count at once, then one every seconds/count, and says how much is left and when it is full', async (t) => {
+  for (const [name, store] of await stores(t)) {
+    const rule = { count: 4, seconds: 2 };
+    const before = Date.now();
+    for (let i = 0; i < 4; i++) {
+      const v = await store.bucket('k', rule);
+      assert.equal(v.allowed, true, name);
+      assert.equal(v.remaining, 3 - i, name);
+      assert.ok(Math.abs(v.resetAt - (before + 500 * (i + 1))) < 250, `${name}: reset ${v.resetAt - before}`);
+    }
+    const refused = await store.bucket('k', rule);
+    assert.equal(refused.allowed, false, name);
+    assert.equal(refused.remaining, 0);
+    assert.ok(refused.retryAfterMs > 250 && refused.retryAfterMs <= 500, `${name}: retry after ${refused.retryAfterMs}`);
+    assert.equal((await store.bucket('other', rule)).allowed, true, name);
+    await new Promise((r) => setTimeout(r, refused.retryAfterMs + 20));
+    assert.equal((await store.bucket('k', rule)).allowed, true, name);
+    assert.equal((await store.bucket('k', rule)).allowed, false, name);
+  }
+});
+
+test('a bucket with a limit far out of reach counts without error (intervals below a microsecond)', async (t) => {
+  for (const [name, store] of await stores(t)) {
+    for (let i = 0; i < 50; i++) {
+      const v = await store.bucket('huge', { count: 1_000_000_000, seconds: 60 });
+      assert.equal(v.allowed, true, name);
+      assert.ok(v.remaining > 999_999_000, `${name}: ${v.remaining}`);
+    }
+  }
+});
+
+test('a log allows count attempts in any window, exactly; unlog gives one back and clear forgets them all', async (t) => {
+  for (const [name, store] of await stores(t)) {
+    const rule = { count: 3, seconds: 1 };
+    for (let i = 0; i < 3; i++) {
+      const v = await store.log('n', rule);
+      assert.equal(v.allowed, true, name);
+      assert.equal(v.remaining, 2 - i, name);
+    }
+    const refused = await store.log('n', rule);
+    assert.equal(refused.allowed, false, name);
+    assert.ok(refused.retryAfterMs > 500 && refused.retryAfterMs <= 1000, `${name}: ${refused.retryAfterMs}`);
+    await store.unlog('n');
+    assert.equal((await store.log('n', rule)).allowed, true, name);
+    assert.equal((await store.log('n', rule)).allowed, false, name);
+    await store.clear('n');
+    const fresh = await store.log('n', rule);
+    assert.equal(fresh.allowed, true, name);
+    assert.equal(fresh.remaining, 2, name);
+  }
+});
