@@ -1,8 +1,8 @@
 // The one place that turns errors into `{result: "error", msg, code}` responses, and the headers
 // every response carries.
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { RouteConfig } from './route.ts';
@@ -81,13 +81,13 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
 /**
  * Every answer, errors and files included: browsers must not guess a type other than the one
  * sent (an uploaded file or a JSON answer read as HTML), and links followed out of the app tell
- * the other site at most this server's origin. A route that serves files sets its own headers
- * over these (uploads add a sandboxing Content-Security-Policy).
+ * the other site at most this server's origin. Set on the raw response before fastify sees the
+ * request, so that the answers fastify gives before routing (a malformed URL) have them too;
+ * headers a route sets win over these (node merges them, the route's first).
  */
 export function installSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    done();
+  fastify.server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
   });
 }

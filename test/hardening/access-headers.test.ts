@@ -42,6 +42,8 @@ test('every answer says nosniff and a referrer policy; authenticated JSON answer
     refused: await s.api('GET', '/api/v1/users/me', {}, { as: null }),
     badRequest: await s.api('GET', '/api/v1/messages', { anchor: 'nowhere' }),
     notFound: await s.api('GET', '/api/v1/no/such/route', {}),
+    // Answered by fastify before routing.
+    badUrl: await s.api('GET', '/api/v1/users/%E0%A4%A', {}),
   };
   for (const [name, res] of Object.entries(answers)) {
     assert.equal(res.headers['x-content-type-options'], 'nosniff', name);
