@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { createServer } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
-import { startServer, type Account, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { browserLogin, encodeParams, httpRequest, startServer, type Account, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 const redisEnv = (): Record<string, string> =>
   process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `parley-test-${randomBytes(4).toString('hex')}` } : {};
@@ -46,6 +46,39 @@ test('password guessing: the sixth attempt on a username within 30 minutes is re
   const other = await login(s, bob.email, 'pw-Bob-secret');
   assert.equal(other.status, 200);
   assert.equal(other.body.api_key, bob.apiKey);
+});
+
+/** The browser's login form post. */
+async function webLogin(s: TestServer, username: string, password: string): Promise<ApiResponse> {
+  const headers = { host: new URL(s.baseUrl).host, 'content-type': 'application/x-www-form-urlencoded' };
+  const res = await httpRequest(`${s.baseUrl}/accounts/login/`, 'POST', headers, encodeParams({ username, password }).toString());
+  return { status: res.status, headers: res.headers, body: JSON.parse(res.text) as ApiResponse['body'] };
+}
+
+test('password guessing: the web login and fetch_api_key share a username\'s attempts; a refused login makes no session', async (t) => {
+  const s = await limited({ RATE_LIMIT_AUTH_BY_USERNAME: '5/1800' });
+  t.after(() => s.close());
+  for (let i = 0; i < 3; i++) assert.equal((await login(s, s.owner.email, 'wrong')).status, 401);
+  for (let i = 0; i < 2; i++) {
+    const res = await webLogin(s, s.owner.email, 'wrong');
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, 'AUTHENTICATION_FAILED');
+  }
+  const refused = await webLogin(s, s.owner.email, 'owner-password');
+  assertRateLimited(refused, 1800, 1790);
+  assert.equal(refused.headers['set-cookie'], undefined);
+  assert.equal((await s.server.app.db.kysely.selectFrom('sessions').selectAll().execute()).length, 0);
+  assertRateLimited(await login(s, s.owner.email, 'owner-password'), 1800, 1790);
+});
+
+test('a browser session\'s requests under /json count against its user\'s budget', async (t) => {
+  const s = await limited({ RATE_LIMIT_API_BY_USER: '3/60' });
+  t.after(() => s.close());
+  const session = await browserLogin(s);
+  for (let i = 0; i < 2; i++) assert.equal((await session.request('GET', '/json/users/me')).status, 200);
+  assert.equal((await s.api('GET', '/api/v1/users/me', {})).status, 200);
+  const refused = await session.request('GET', '/json/users/me');
+  assertRateLimited(refused, 20, 19);
 });
 
 test('password guessing: a right password clears the username\'s count of wrong ones', async (t) => {
