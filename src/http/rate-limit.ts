@@ -5,6 +5,8 @@
 // - long-polls (GET and DELETE /events) count against a budget of their own in the process that
 //   serves them, as the reference's event server keeps its own in-memory counts: a client's
 //   polling does not use up its user's budget for everything else;
+// - images the reference serves outside its API (custom emoji files, the image proxy) count
+//   against nothing;
 // - password checks count against the username (`RATE_LIMIT_AUTH_BY_USERNAME`) and the client
 //   address (`RATE_LIMIT_AUTH_BY_ADDRESS`); a correct password clears the username's count.
 // With REDIS_URL the counts are shared by every process; otherwise they live in this one.
@@ -15,8 +17,11 @@ import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import { MemoryStore, RedisStore, type RateLimitStore, type Verdict } from './rate-limit-store.ts';
 
-/** Which budget a route's requests count against: the user's, or the long-poll one. */
-export type RequestBucket = 'api' | 'events';
+/**
+ * Which budget a route's requests count against: the user's (or address's), the long-poll one,
+ * or none (images that the reference serves as static files or through a separate proxy).
+ */
+export type RequestBucket = 'api' | 'events' | 'none';
 
 /** The reference's 429: `retry-after` in the body and the Retry-After header (errors.ts). */
 export function rateLimited(retryAfterMs: number): ApiError {
@@ -79,7 +84,7 @@ export class RateLimiter {
    */
   request(http: FastifyRequest, reply: FastifyReply, user: User | null, bucket: RequestBucket): void | Promise<void> {
     const rule = user ? this.#rules.apiByUser : this.#rules.apiByAddress;
-    if (rule === null) return;
+    if (rule === null || bucket === 'none') return;
     if (user && bucket === 'events') return answer(reply, rule, this.#events.bucket(user.id, rule));
     if (this.#redis === null) return answer(reply, rule, this.#memory.bucket(user ? user.id : `a:${http.ip}`, rule));
     return this.#redis.bucket(user ? `u:${user.id}` : `a:${http.ip}`, rule).then(

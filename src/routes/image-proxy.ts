@@ -15,6 +15,9 @@ export const imageProxyRoutes = [
     path: '/external_content/{digest}/{hex}',
     // No credentials: images load in <img> tags of any client; the signature is the permission.
     auth: 'server',
+    // A separate service in the reference (camo), outside its request limits: one page shows many
+    // images; what bounds the fetches is their signatures and the per-process fetch slots.
+    rateLimit: 'none',
     params: { digest: path(p.string()), hex: path(p.string()) },
     async handler({ app, params, reply }) {
       const url = verifyImageProxyPath(app.imageProxyKey, params.digest, params.hex);

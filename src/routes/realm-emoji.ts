@@ -86,6 +86,8 @@ export const realmEmojiFileRoutes = [
     method: 'GET',
     path: '/user_avatars/{realm_id}/emoji/images/{file_name}',
     auth: 'server',
+    // Served as static files by the reference, outside its request limits.
+    rateLimit: 'none',
     params: { realm_id: inPath(p.int({ min: 1 })), file_name: inPath(p.string()) },
     async handler({ app, params, reply }) {
       const row = /^[0-9a-f]+\.(png|gif|jpg|webp)$/.test(params.file_name)

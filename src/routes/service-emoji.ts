@@ -7,6 +7,8 @@ export const serviceEmojiRoutes = [
     method: 'GET',
     path: `${SERVICE_EMOJI_PATH}parley.svg`,
     auth: 'server',
+    // Served as a static file by the reference, outside its request limits.
+    rateLimit: 'none',
     params: {},
     async handler({ reply }) {
       const body = serviceEmojiImage();

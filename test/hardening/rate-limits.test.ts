@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { createServer } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
+import { SERVICE_EMOJI_PATH } from '../../src/lib/service-emoji.ts';
 import { browserLogin, encodeParams, httpRequest, startServer, type Account, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 const redisEnv = (): Record<string, string> =>
@@ -237,4 +238,16 @@ test('with Redis, processes share the counts: a user\'s budget and a username\'s
   assert.equal((await viaOther('/api/v1/fetch_api_key', wrong)).status, 401);
   assert.equal((await login(s, s.owner.email, 'owner-password')).status, 429);
   assert.equal((await viaOther('/api/v1/fetch_api_key', wrong)).body.code, 'RATE_LIMIT_HIT');
+});
+
+test('images the reference serves outside its API (emoji files, the image proxy) count against no budget', async (t) => {
+  const s = await limited({ RATE_LIMIT_API_BY_ADDRESS: '2/60' });
+  t.after(() => s.close());
+  for (let i = 0; i < 5; i++) {
+    const res = await fetch(`${s.baseUrl}${SERVICE_EMOJI_PATH}parley.svg`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-ratelimit-limit'), null);
+    await res.arrayBuffer();
+  }
+  assert.equal((await s.api('GET', '/api/v1/server_settings', {}, { as: null })).headers['x-ratelimit-remaining'], '1');
 });
