@@ -13,7 +13,6 @@ export interface PwPage {
   addInitScript(script: string): Promise<void>;
   getByRole(role: string, options?: { name: string }): PwLocator;
   evaluate(expression: string): Promise<unknown>;
-  waitForFunction(expression: string, arg: undefined, options: { timeout: number }): Promise<unknown>;
 }
 
 export interface PwContext {
