@@ -132,7 +132,7 @@ async function loginRun(browser: PwBrowser, url: string, org: Organization): Pro
       .filter((e) => /\\.m?js(\\?|$)/.test(new URL(e.name).pathname))
       .map((e) => ({ url: e.name, transferred: e.encodedBodySize })),
     calls: performance.getEntriesByType('resource')
-      .filter((e) => /^\/(json|accounts)\//.test(new URL(e.name).pathname) && performance.timeOrigin + e.startTime < window.__bench.firstArticle)
+      .filter((e) => ['/json/', '/accounts/'].some((p) => new URL(e.name).pathname.startsWith(p)) && performance.timeOrigin + e.startTime < window.__bench.firstArticle)
       .map((e) => ({ path: new URL(e.name).pathname, ms: Math.round(e.duration) })),
   }))()`)) as RunResult;
   return { result, page, close: () => context.close() };
