@@ -116,3 +116,26 @@ test('stream creation publishes stream and subscription events to those who may 
   ]);
   assert.ok(!s.published.some((p) => p.userIds.includes(bob.id)));
 });
+
+test('weekly traffic counts the messages of the last four weeks, not older ones', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'busy' }, { name: 'quiet' }] });
+  const db = s.server.app.db.kysely;
+  const now = Math.floor(Date.now() / 1000);
+  await db.updateTable('streams').set({ date_created: now - 60 * 86400 }).execute();
+  const send = async (to: string) => (await s.ok('POST', '/api/v1/messages', { type: 'stream', to, topic: 't', content: 'x' })).id as number;
+  const old = [await send('busy'), await send('quiet'), await send('busy')];
+  // Older messages have smaller IDs, as they do when sent over time.
+  for (const [i, id] of old.entries()) {
+    await db.updateTable('messages').set({ date_sent: now - (40 - i) * 86400 }).where('id', '=', id).execute();
+  }
+  for (let i = 0; i < 8; i++) await send('busy');
+  await send('quiet');
+  const { streams } = await s.ok('GET', '/api/v1/streams');
+  const traffic = Object.fromEntries(streams.map((x: any) => [x.name, x.stream_weekly_traffic]));
+  assert.equal(traffic.busy, 2); // 8 recent messages over four weeks
+  assert.equal(traffic.quiet, 0); // 1 recent message, rounded
+  const { subscriptions } = await s.ok('GET', '/api/v1/users/me/subscriptions');
+  assert.equal(subscriptions.find((x: any) => x.name === 'busy').stream_weekly_traffic, 2);
+});
