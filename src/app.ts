@@ -1,4 +1,5 @@
 // Builds the server: the database, the event hub, fastify with its plugins, and the route table.
+import { closeMail } from './lib/mail.ts';
 import v8 from 'node:v8';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -140,6 +141,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
         await fastify.close();
         // Link previews under way (requests may have started some) finish or time out.
         await Promise.allSettled([...app.previews]);
+        closeMail(app);
         await bus?.stop();
         await limiter.close();
         const saved = await saveQueues(db, queues);

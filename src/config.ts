@@ -44,6 +44,10 @@ export interface Config {
   maxEventQueuesPerUser: number;
   /** Fastify's `trustProxy`: which proxies' X-Forwarded-For names the client's address. */
   trustProxy: boolean | string;
+  /** smtp://user:pass@host:port or smtps://... (TLS); unset: links are written to the log instead. */
+  smtpUrl: string | null;
+  /** The From of the server's mail. */
+  emailFrom: string;
 }
 
 /** At most `count` in any `seconds` (a password limit) or on average (a request budget). */
@@ -184,6 +188,9 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
   const defaultExternal = `${host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const scheme = env.EXTERNAL_SCHEME ?? 'http';
   if (scheme !== 'http' && scheme !== 'https') throw new ConfigError('EXTERNAL_SCHEME must be http or https');
+  const smtpUrl = env.SMTP_URL ? env.SMTP_URL : null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) throw new ConfigError('SMTP_URL must look like smtp://user:pass@host:587 or smtps://user:pass@host:465');
+  const externalHost = (get('external-host') ?? defaultExternal).toLowerCase();
   return {
     host,
     port,
@@ -192,7 +199,7 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     redisUrl,
     redisPrefix: env.REDIS_PREFIX ?? 'parley',
     internalUrl: checkInternalUrl(env.INTERNAL_URL),
-    externalHost: (get('external-host') ?? defaultExternal).toLowerCase(),
+    externalHost,
     externalScheme: scheme,
     logLevel: get('log-level') ?? 'info',
     eventQueueTimeoutSeconds: intSetting(env.EVENT_QUEUE_TIMEOUT_SECONDS ?? '600', 'EVENT_QUEUE_TIMEOUT_SECONDS', 1, 86400),
@@ -205,5 +212,7 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     rateLimits: rateLimitRules(env),
     maxEventQueuesPerUser: intSetting(env.MAX_EVENT_QUEUES_PER_USER || '50', 'MAX_EVENT_QUEUES_PER_USER', 1, 100_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    smtpUrl,
+    emailFrom: env.EMAIL_FROM ? env.EMAIL_FROM : `Parley <noreply@${externalHost.replace(/:\d+$/, '')}>`,
   };
 }

@@ -327,6 +327,9 @@ export interface Database {
   user_group_subgroups: UserGroupSubgroupsTable;
   saved_event_queues: SavedEventQueuesTable;
   sessions: SessionsTable;
+  invitations: InvitationsTable;
+  realm_domains: RealmDomainsTable;
+  password_resets: PasswordResetsTable;
   user_topics: UserTopicsTable;
   custom_profile_fields: CustomProfileFieldsTable;
   custom_profile_field_values: CustomProfileFieldValuesTable;
@@ -374,6 +377,43 @@ export interface SessionsTable {
   expires_at: number;
 }
 export type Session = Selectable<SessionsTable>;
+
+export type InvitationKind = 'invite' | 'multiuse' | 'signup';
+export interface InvitationsTable {
+  id: Generated<number>;
+  realm_id: number;
+  key: string;
+  kind: InvitationKind;
+  /** The invited address; null for a reusable link. */
+  email: string | null;
+  /** Null for the confirmation link of an open sign-up. */
+  invited_by: number | null;
+  invited_at: number;
+  /** Null: never expires. */
+  expires_at: number | null;
+  invited_as: number;
+  /** JSON list of stream ids the new user joins. */
+  stream_ids: string;
+  include_default_streams: number;
+  notify_referrer: number;
+  status: number;
+}
+export type Invitation = Selectable<InvitationsTable>;
+
+export interface RealmDomainsTable {
+  id: Generated<number>;
+  realm_id: number;
+  domain: string;
+  allow_subdomains: number;
+}
+export type RealmDomain = Selectable<RealmDomainsTable>;
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
 export type UserTopic = Selectable<UserTopicsTable>;
 export type CustomProfileField = Selectable<CustomProfileFieldsTable>;
 export type Draft = Selectable<DraftsTable>;

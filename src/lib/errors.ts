@@ -23,7 +23,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'AUTHENTICATION_FAILED'
-  | 'CSRF_FAILED';
+  | 'CSRF_FAILED'
+  | 'INVITATION_FAILED';
 
 export class ApiError extends Error {
   constructor(

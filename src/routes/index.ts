@@ -6,6 +6,7 @@ import { defaultStreamRoutes } from './default-streams.ts';
 import { draftRoutes } from './drafts.ts';
 import { eventRoutes } from './events.ts';
 import { imageProxyRoutes } from './image-proxy.ts';
+import { inviteRoutes } from './invites.ts';
 import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageFlagRoutes } from './message-flags.ts';
@@ -57,6 +58,7 @@ export const routes: Route[] = [
   ...scheduledMessageRoutes,
   ...uploadApiRoutes,
   ...mutedUserRoutes,
+  ...inviteRoutes,
 ];
 
 /** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */

@@ -12,6 +12,7 @@ import { migration as userTopics } from './0008_user_topics.ts';
 import { migration as hardening } from './0010_hardening.ts';
 import { migration as sessions } from './0011_sessions.ts';
 import { migration as serverSecrets } from './0012_server_secrets.ts';
+import { migration as joining } from './0013_joining.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   hardening,
   sessions,
   serverSecrets,
+  joining,
 ];
