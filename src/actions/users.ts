@@ -6,7 +6,7 @@ import { botRows } from '../db/queries/bots.ts';
 import { realmUserDefaultOverrides } from '../db/queries/realm-admin.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
 import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
-import { subscriptionsOfUser } from '../db/queries/streams.ts';
+import { streamsByIds, subscriptionsOfUser } from '../db/queries/streams.ts';
 import { newApiKey, hashPassword } from '../lib/apikey.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { ROLE, ROLES } from '../lib/limits.ts';
@@ -29,6 +29,10 @@ export interface NewUserInput {
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
+  /** Subscribe to the realm's default streams (true unless an invitation says otherwise). */
+  defaultStreams?: boolean;
+  /** Streams to subscribe to as well (an invitation's); deactivated or unknown ones are skipped. */
+  streamIds?: readonly number[];
 }
 
 /**
@@ -65,10 +69,14 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
     avatar_version: 1,
     settings: await initialSettings(tx, input),
   });
-  const defaults = await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).orderBy('stream_id').execute();
+  const defaults =
+    input.defaultStreams === false
+      ? []
+      : (await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).orderBy('stream_id').execute()).map((r) => r.stream_id);
+  const extra = input.streamIds?.length ? (await streamsByIds(tx, input.realmId, input.streamIds)).filter((st) => !st.deactivated).map((st) => st.id) : [];
   let i = 0;
-  for (const { stream_id } of defaults) {
-    await tx.insertInto('subscriptions').values(newSubscriptionRow(id, stream_id, i++)).execute();
+  for (const streamId of new Set([...defaults, ...extra])) {
+    await tx.insertInto('subscriptions').values(newSubscriptionRow(id, streamId, i++)).execute();
   }
   return { id, apiKey };
 }
@@ -81,7 +89,7 @@ export async function emitPeerChanges(scope: ActionScope, userId: number, op: 'p
   }
 }
 
-async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
+export async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
   const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
   const profileData = (await profileDataOfUsers(scope.tx, realm.id, [userId])).get(userId) ?? {};

@@ -7,6 +7,7 @@ import { draftRoutes } from './drafts.ts';
 import { eventRoutes } from './events.ts';
 import { imageProxyRoutes } from './image-proxy.ts';
 import { inviteRoutes } from './invites.ts';
+import { joinRoutes } from './join.ts';
 import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageFlagRoutes } from './message-flags.ts';
@@ -64,5 +65,5 @@ export const routes: Route[] = [
 /** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */
 export const rootRoutes: Route[] = [...uploadFileRoutes, ...imageProxyRoutes, ...serviceEmojiRoutes];
 
-/** The browser's login and logout, at the root and authenticated by session. */
-export const browserRoutes: Route[] = [...accountRoutes];
+/** The browser's login and logout, and the server's own pages, at the root and authenticated by session. */
+export const browserRoutes: Route[] = [...accountRoutes, ...joinRoutes];

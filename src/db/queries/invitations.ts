@@ -53,3 +53,9 @@ export async function markInvitationsOfEmailUsed(tx: Tx, realmId: number, email:
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .execute();
 }
+
+/** Marks a single-use link used, if it still is pending; false when another request used it first. */
+export async function claimInvitation(tx: Tx, id: number): Promise<boolean> {
+  const r = await tx.updateTable('invitations').set({ status: INVITE_STATUS.USED }).where('id', '=', id).where('status', '=', INVITE_STATUS.PENDING).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

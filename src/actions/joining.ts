@@ -1,0 +1,83 @@
+// Joining through a link: an email invitation, a reusable link or an open sign-up's confirmation.
+import type { AppContext } from '../context.ts';
+import type { Invitation, Realm, User } from '../db/schema.ts';
+import { claimInvitation, INVITE_STATUS, invitationByKey, markInvitationsOfEmailUsed } from '../db/queries/invitations.ts';
+import { userByEmail, userById } from '../db/queries/users.ts';
+import { badRequest } from '../lib/errors.ts';
+import { LINK_KEY_RE } from '../lib/joining.ts';
+import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
+import { runAction } from './action.ts';
+import { emailProblem, emitInvitesChanged } from './invitations.ts';
+import { checkSendMessage } from './messages/send.ts';
+import { notificationBot } from './messages/notices.ts';
+import { doCreateUser, emitUserAdded } from './users.ts';
+
+export type LinkState = 'ok' | 'missing' | 'used' | 'revoked' | 'expired';
+
+/** The link's invitation and whether it can still be used. */
+export async function joinLink(app: AppContext, realm: Realm, key: string): Promise<{ inv: Invitation | undefined; state: LinkState }> {
+  const inv = LINK_KEY_RE.test(key) ? await invitationByKey(app.db.kysely, key) : undefined;
+  if (!inv || inv.realm_id !== realm.id) return { inv: undefined, state: 'missing' };
+  if (inv.status === INVITE_STATUS.REVOKED) return { inv, state: 'revoked' };
+  if (inv.status === INVITE_STATUS.USED) return { inv, state: 'used' };
+  if (inv.expires_at !== null && inv.expires_at <= Math.floor(Date.now() / 1000)) return { inv, state: 'expired' };
+  return { inv, state: 'ok' };
+}
+
+export interface JoinInput {
+  /** Asked for by a reusable link only; the others carry their address. */
+  email: string;
+  fullName: string;
+  password: string;
+}
+
+/** Creates the account the link allows; throws a coded error (shown on the form) on bad input. */
+export async function checkJoin(app: AppContext, realm: Realm, inv: Invitation, input: JoinInput): Promise<User> {
+  let email: string;
+  if (inv.email !== null) {
+    email = inv.email;
+  } else {
+    if (input.email.trim() === '') throw badRequest('Please enter your email address.');
+    email = checkEmail(input.email);
+  }
+  const fullName = checkFullName(input.fullName);
+  checkPasswordStrength(input.password);
+  const problem = await emailProblem(app, realm, email);
+  if (problem?.msg === 'Outside your domain.' && inv.kind === 'multiuse') throw badRequest('Your email address is not allowed to join this organization.');
+  if (problem && problem.msg !== 'Outside your domain.') throw badRequest('An account with this email address already exists in this organization. Log in instead.');
+
+  const userId = await runAction(app, async (scope) => {
+    if (inv.kind !== 'multiuse' && !(await claimInvitation(scope.tx, inv.id))) throw badRequest('This link has already been used.');
+    if (await userByEmail(scope.tx, realm.id, email)) throw badRequest('An account with this email address already exists in this organization. Log in instead.');
+    const { id } = await doCreateUser(scope.tx, scope.now, {
+      realmId: realm.id,
+      email,
+      fullName,
+      password: input.password,
+      role: inv.invited_as,
+      defaultStreams: inv.kind === 'signup' || inv.include_default_streams === 1,
+      streamIds: JSON.parse(inv.stream_ids) as number[],
+    });
+    // The address's other invitations are spent: they would only fail now.
+    await markInvitationsOfEmailUsed(scope.tx, realm.id, email);
+    await emitUserAdded(app, scope, realm, id);
+    if (inv.kind === 'invite') await emitInvitesChanged(scope, realm.id, inv.invited_by);
+    return id;
+  });
+  const user = (await userById(app.db.kysely, realm.id, userId))!;
+  if (inv.notify_referrer === 1 && inv.invited_by !== null) await notifyReferrer(app, realm, inv.invited_by, user);
+  return user;
+}
+
+/** A direct message from the notification bot, worded as the reference words it. */
+async function notifyReferrer(app: AppContext, realm: Realm, referrerId: number, user: User): Promise<void> {
+  const referrer = await userById(app.db.kysely, realm.id, referrerId);
+  if (!referrer?.is_active) return;
+  const bot = await notificationBot(app, realm);
+  await checkSendMessage(app, bot, realm, {
+    addressee: { type: 'private', users: [referrer] },
+    content: `@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`,
+    client: 'Internal',
+    internal: true,
+  });
+}

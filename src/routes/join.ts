@@ -1,0 +1,89 @@
+// The pages that open an invitation or sign-up link (/join/<key>/): a form, and on success a new
+// account, a session and the app. Bad input shows the form again with the error; nothing is made.
+import type { FastifyReply } from 'fastify';
+import type { Realm } from '../db/schema.ts';
+import type { Invitation } from '../db/schema.ts';
+import { optional, p, path } from '../http/params.ts';
+import { route, SENT } from '../http/route.ts';
+import { setSessionCookies } from '../http/cookies.ts';
+import { esc, formHtml, sendPage, sendStylesheet, STYLESHEET_PATH, type Field } from '../http/pages.ts';
+import { ApiError } from '../lib/errors.ts';
+import { checkJoin, joinLink, type LinkState } from '../actions/joining.ts';
+import { doCreateSession } from '../actions/sessions.ts';
+
+const LINK_PAGES: Record<Exclude<LinkState, 'ok'>, [number, string, string]> = {
+  missing: [404, 'Invalid link', 'This link is not valid. Check that you copied all of it, or ask for a new one.'],
+  used: [410, 'Link already used', 'This link has already been used. If you joined with it, log in instead.'],
+  revoked: [410, 'Invitation revoked', 'This invitation has been revoked. Ask the person who invited you for a new one.'],
+  expired: [410, 'Link expired', 'This link has expired. Ask for a new one.'],
+};
+
+export function sendLinkProblem(reply: FastifyReply, realm: Realm, state: Exclude<LinkState, 'ok'>): void {
+  const [status, title, text] = LINK_PAGES[state];
+  sendPage(reply, status, `${title} · ${realm.name}`, `<h1>${esc(title)}</h1>\n<p>${esc(text)}</p>\n<p><a href="/">Go to ${esc(realm.name)}</a></p>`);
+}
+
+function sendJoinForm(reply: FastifyReply, realm: Realm, inv: Invitation, values: { email: string; fullName: string }, error: string | null): void {
+  const fields: Field[] = [
+    inv.email === null
+      ? { name: 'email', label: 'Email', type: 'email', value: values.email, autocomplete: 'email' }
+      : { name: 'email', label: 'Email', type: 'email', value: inv.email, autocomplete: 'email', readonly: true },
+    { name: 'full_name', label: 'Full name', value: values.fullName, autocomplete: 'name' },
+    { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password' },
+  ];
+  const body =
+    `<h1>Join ${esc(realm.name)}</h1>\n` +
+    `<p class="muted">Create your account in the organization <strong>${esc(realm.name)}</strong>.</p>\n` +
+    formHtml(`/join/${inv.key}/`, fields, 'Sign up', error);
+  sendPage(reply, error ? 400 : 200, `Sign up · ${realm.name}`, body);
+}
+
+export const joinRoutes = [
+  route({
+    method: 'GET',
+    path: STYLESHEET_PATH,
+    auth: 'server',
+    params: {},
+    async handler({ http, reply }) {
+      sendStylesheet(reply, http.headers['if-none-match']);
+      return SENT;
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/join/{key}/',
+    auth: 'none',
+    params: { key: path(p.string()) },
+    async handler({ app, realm, params, reply }) {
+      const { inv, state } = await joinLink(app, realm, params.key);
+      if (state !== 'ok') sendLinkProblem(reply, realm, state);
+      else sendJoinForm(reply, realm, inv!, { email: '', fullName: '' }, null);
+      return SENT;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/join/{key}/',
+    auth: 'none',
+    params: { key: path(p.string()), email: optional(p.string(), ''), full_name: optional(p.string(), ''), password: optional(p.string(), '') },
+    async handler({ app, realm, params, reply }) {
+      const { inv, state } = await joinLink(app, realm, params.key);
+      if (state !== 'ok') {
+        sendLinkProblem(reply, realm, state);
+        return SENT;
+      }
+      let user;
+      try {
+        user = await checkJoin(app, realm, inv!, { email: params.email, fullName: params.full_name, password: params.password });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        sendJoinForm(reply, realm, inv!, { email: params.email, fullName: params.full_name }, err.message);
+        return SENT;
+      }
+      const { token, csrfToken } = await doCreateSession(app, user);
+      setSessionCookies(reply, app.config, token, csrfToken);
+      void reply.code(303).header('location', '/').header('cache-control', 'no-store').send();
+      return SENT;
+    },
+  }),
+];

@@ -1,0 +1,134 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { httpRequest, startServer, type TestServer } from '../helpers/server.ts';
+import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
+
+async function userByEmail(s: TestServer, email: string) {
+  return s.server.app.db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+async function streamNamesOf(s: TestServer, userId: number): Promise<string[]> {
+  const rows = await s.server.app.db.kysely
+    .selectFrom('subscriptions')
+    .innerJoin('streams', 'streams.id', 'subscriptions.stream_id')
+    .select('streams.name')
+    .where('subscriptions.user_id', '=', userId)
+    .where('subscriptions.active', '=', 1)
+    .orderBy('streams.name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/** An email invitation's link, as the administrator sees it without SMTP. */
+async function invite(s: TestServer, email: string, params: Record<string, unknown> = {}): Promise<string> {
+  await s.ok('POST', '/api/v1/invites', { invitee_emails: email, stream_ids: [], ...params });
+  const { invites } = await s.ok('GET', '/api/v1/invites');
+  return invites.find((i: any) => i.email === email).link_url as string;
+}
+
+test('an invitation link shows the organization and a labelled sign-up form under the app\'s CSP', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const link = await invite(s, 'new@example.com');
+  const res = await page(s, 'GET', link);
+  assert.equal(res.status, 200);
+  assert.match(res.headers['content-type'] ?? '', /^text\/html/);
+  assert.match(String(res.headers['content-security-policy']), /script-src 'self'/);
+  assert.equal(res.headers['referrer-policy'], 'no-referrer');
+  assert.match(res.text, /Test Org/);
+  assert.ok(hasLabelledInput(res.text, 'Full name'));
+  assert.ok(hasLabelledInput(res.text, 'Password'));
+  assert.ok(hasLabelledInput(res.text, 'Email'));
+  assert.match(res.text, /value="new@example.com" readonly/);
+  assert.match(res.text, /<button type="submit">Sign up<\/button>/);
+  assert.doesNotMatch(res.text, /<script/);
+  const css = await page(s, 'GET', '/static/pages.css');
+  assert.equal(css.status, 200);
+  assert.match(css.headers['content-type'] ?? '', /^text\/css/);
+  assert.match(css.text, /prefers-color-scheme: dark/);
+});
+
+test('signing up through an invitation: role, default and invited streams, the referrer\'s DM, a session, then the link is spent', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'design' }] });
+  const { stream_id: design } = await s.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+  const link = await invite(s, 'new@example.com', { invite_as: 300, stream_ids: [design], include_realm_default_subscriptions: true });
+
+  const bad = await page(s, 'POST', link, { full_name: '', password: 'long-enough-pw' });
+  assert.equal(bad.status, 400);
+  assert.equal(alertText(bad.text), 'Name too short!');
+  assert.match(bad.text, /aria-invalid="true"/);
+  const weak = await page(s, 'POST', link, { full_name: 'New Person', password: 'x' });
+  assert.equal(weak.status, 400);
+  assert.match(alertText(weak.text) ?? '', /password is too weak/);
+  assert.match(weak.text, /value="New Person"/);
+  assert.equal(await userByEmail(s, 'new@example.com'), undefined);
+
+  const ok = await page(s, 'POST', link, { full_name: 'New Person', password: 'long-enough-pw' });
+  assert.equal(ok.status, 303);
+  assert.equal(ok.headers.location, '/');
+  assert.match(ok.cookie, /parley_session=[A-Za-z0-9_-]+; parley_csrf=/);
+  const user = (await userByEmail(s, 'new@example.com'))!;
+  assert.equal(user.full_name, 'New Person');
+  assert.equal(user.role, 300);
+  assert.deepEqual(await streamNamesOf(s, user.id), ['design', 'general']);
+
+  const me = await httpRequest(`${s.baseUrl}/json/users/me`, 'GET', { host: new URL(s.baseUrl).host, cookie: ok.cookie });
+  assert.equal(JSON.parse(me.text).user_id, user.id);
+
+  const { messages } = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }], apply_markdown: false });
+  const dm = messages.at(-1);
+  assert.equal(dm.sender_full_name, 'Notification Bot');
+  assert.equal(dm.content, `@_**New Person|${user.id}** accepted your invitation to join Test Org!`);
+
+  const again = await page(s, 'GET', link);
+  assert.equal(again.status, 410);
+  assert.match(again.text, /already been used/);
+  const post = await page(s, 'POST', link, { full_name: 'Someone Else', password: 'long-enough-pw' });
+  assert.equal(post.status, 410);
+  assert.deepEqual((await s.ok('GET', '/api/v1/invites')).invites, []);
+});
+
+test('without include_realm_default_subscriptions (the reference default) only the invitation\'s streams; no DM when not asked', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const link = await invite(s, 'quiet@example.com', { notify_referrer_on_join: false });
+  const before = s.published.filter((p) => p.event.type === 'message').length;
+  assert.equal((await page(s, 'POST', link, { full_name: 'Quiet One', password: 'long-enough-pw' })).status, 303);
+  const user = (await userByEmail(s, 'quiet@example.com'))!;
+  assert.deepEqual(await streamNamesOf(s, user.id), []);
+  assert.equal(s.published.filter((p) => p.event.type === 'message').length, before);
+  assert.ok(s.published.some((p) => p.event.type === 'realm_user' && p.event.op === 'add' && p.event.person.user_id === user.id));
+});
+
+test('a reusable link asks for the email, serves several people, refuses an address already here; revoked and expired links say so', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const { invite_link } = await s.ok('POST', '/api/v1/invites/multiuse', { invite_as: 600, include_realm_default_subscriptions: true });
+  const form = await page(s, 'GET', invite_link);
+  assert.ok(hasLabelledInput(form.text, 'Email'));
+  assert.doesNotMatch(form.text, /readonly/);
+  const taken = await page(s, 'POST', invite_link, { email: 'OWNER@example.com', full_name: 'Imposter', password: 'long-enough-pw' });
+  assert.equal(taken.status, 400);
+  assert.match(alertText(taken.text) ?? '', /already exists/);
+  const noEmail = await page(s, 'POST', invite_link, { full_name: 'No Mail', password: 'long-enough-pw' });
+  assert.equal(alertText(noEmail.text), 'Please enter your email address.');
+  for (const email of ['one@example.com', 'two@example.com']) {
+    assert.equal((await page(s, 'POST', invite_link, { email, full_name: email.split('@')[0]!, password: 'long-enough-pw' })).status, 303);
+    assert.equal((await userByEmail(s, email))!.role, 600);
+  }
+  const { invites } = await s.ok('GET', '/api/v1/invites');
+  await s.ok('DELETE', `/api/v1/invites/multiuse/${invites[0].id}`);
+  const revoked = await page(s, 'GET', invite_link);
+  assert.equal(revoked.status, 410);
+  assert.match(revoked.text, /revoked/);
+
+  const link = await invite(s, 'late@example.com');
+  await s.server.app.db.kysely.updateTable('invitations').set({ expires_at: 1 }).where('email', '=', 'late@example.com').execute();
+  const expired = await page(s, 'GET', link);
+  assert.equal(expired.status, 410);
+  assert.match(expired.text, /expired/);
+  const missing = await page(s, 'GET', '/join/aaaaaaaaaaaaaaaaaaaaaaaa/');
+  assert.equal(missing.status, 404);
+});
