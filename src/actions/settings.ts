@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { activeUserIdsInRealm, lockUser, updateUser } from '../db/queries/users.ts';
+import { deleteSessionsOfUser } from '../db/queries/sessions.ts';
 import { isAdmin } from '../lib/access.ts';
 import { checkPassword, hashPassword } from '../lib/apikey.ts';
 import { badRequest } from '../lib/errors.ts';
@@ -16,6 +17,8 @@ export interface SettingsChanges {
   oldPassword?: string;
   newPassword?: string;
   settings: Partial<Record<SettingName, unknown>>;
+  /** The session of this request (kept when the password changes); null for API-key requests. */
+  sessionHash?: string | null;
 }
 
 export async function checkUpdateSettings(app: AppContext, user: User, realm: Realm, changes: SettingsChanges): Promise<void> {
@@ -37,7 +40,11 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
       await updateUser(scope.tx, current.id, { full_name: fullName });
       scope.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, full_name: fullName } }, everyone);
     }
-    if (newHash !== undefined) await updateUser(scope.tx, current.id, { password_hash: newHash });
+    if (newHash !== undefined) {
+      await updateUser(scope.tx, current.id, { password_hash: newHash });
+      // Whoever knew the old password is logged out; the browser that changed it stays in.
+      await deleteSessionsOfUser(scope.tx, current.id, changes.sessionHash ?? null);
+    }
 
     const before = userSettings(current);
     const stored = storedOverrides(current.settings);

@@ -4,6 +4,7 @@ import type { Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { botRows } from '../db/queries/bots.ts';
 import { realmUserDefaultOverrides } from '../db/queries/realm-admin.ts';
+import { deleteSessionsOfUser } from '../db/queries/sessions.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
 import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
 import { streamsByIds, subscriptionsOfUser } from '../db/queries/streams.ts';
@@ -167,6 +168,8 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
     const recipients = await activeUserIdsInRealm(scope.tx, target.realm_id);
     await emitPeerChanges(scope, target.id, 'peer_remove');
     await updateUser(scope.tx, target.id, { is_active: 0 });
+    // Their browsers are logged out at once, not only refused from now on.
+    await deleteSessionsOfUser(scope.tx, target.id);
     await emitActivationGroupChange(scope, target, false);
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);

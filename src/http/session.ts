@@ -36,6 +36,15 @@ export function sessionToken(request: FastifyRequest): string | null {
   return cookieValue(request.headers.cookie, SESSION_COOKIE);
 }
 
+/** The stored hash of the session that authenticated this request; null for Basic credentials. */
+export function requestSessionHash(request: FastifyRequest): string | null {
+  const config = request.routeOptions.config as { authBy?: string } | undefined;
+  if (config?.authBy !== 'session' && config?.authBy !== 'basic-or-session') return null;
+  if (request.headers.authorization !== undefined && config.authBy !== 'session') return null;
+  const token = sessionToken(request);
+  return token ? sessionTokenHash(token) : null;
+}
+
 export async function authenticateSession(app: AppContext, request: FastifyRequest, reply: FastifyReply, mode: Mode): Promise<Identity> {
   if (mode === 'server') return authenticate(app, request, mode);
   const realm = await realmForRequest(app, request);

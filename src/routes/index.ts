@@ -8,6 +8,7 @@ import { eventRoutes } from './events.ts';
 import { imageProxyRoutes } from './image-proxy.ts';
 import { inviteRoutes } from './invites.ts';
 import { joinRoutes } from './join.ts';
+import { passwordRoutes } from './passwords.ts';
 import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageFlagRoutes } from './message-flags.ts';
@@ -66,4 +67,4 @@ export const routes: Route[] = [
 export const rootRoutes: Route[] = [...uploadFileRoutes, ...imageProxyRoutes, ...serviceEmojiRoutes];
 
 /** The browser's login and logout, and the server's own pages, at the root and authenticated by session. */
-export const browserRoutes: Route[] = [...accountRoutes, ...joinRoutes];
+export const browserRoutes: Route[] = [...accountRoutes, ...joinRoutes, ...passwordRoutes];

@@ -1,5 +1,6 @@
 // PATCH /settings: the caller's personal settings, name and password.
 import { route } from '../http/route.ts';
+import { requestSessionHash } from '../http/session.ts';
 import { alias, optional, p, type ParamSpec } from '../http/params.ts';
 import { USER_SETTING_DEFAULTS } from '../lib/limits.ts';
 import { SETTING_ALIASES, SETTING_NAMES, type SettingName } from '../lib/user-settings.ts';
@@ -38,7 +39,7 @@ export const settingsRoutes = [
       new_password: optional(p.string()),
       ...settingParams,
     },
-    async handler({ app, realm, user, params }) {
+    async handler({ app, realm, user, params, http }) {
       const settings: Partial<Record<SettingName, unknown>> = {};
       for (const name of SETTING_NAMES) if (params[name] !== undefined) settings[name] = params[name];
       await checkUpdateSettings(app, user, realm, {
@@ -46,6 +47,7 @@ export const settingsRoutes = [
         oldPassword: params.old_password,
         newPassword: params.new_password,
         settings,
+        sessionHash: requestSessionHash(http),
       });
       return {};
     },

@@ -70,3 +70,11 @@ export function linkIn(mail: ReceivedMail): string {
   if (!m) throw new Error(`no link in mail: ${mail.text}`);
   return m[0];
 }
+
+/** Waits (up to two seconds) until the server has received `count` mails. */
+export async function waitForMail(server: MailServer, count: number): Promise<ReceivedMail> {
+  for (let i = 0; i < 200 && server.received.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  const mail = server.received[count - 1];
+  if (!mail) throw new Error(`expected ${count} mails, received ${server.received.length}`);
+  return mail;
+}

@@ -25,7 +25,11 @@ export async function page(s: TestServer, method: 'GET' | 'POST', pathOrUrl: str
 }
 
 /** The text of the page's alert (its error message), or null. */
-export const alertText = (html: string): string | null => /<p id="form-error" class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1] ?? null;
+export function alertText(html: string): string | null {
+  const m = /<p id="form-error" class="error" role="alert">([^<]*)<\/p>/.exec(html);
+  if (!m) return null;
+  return m[1]!.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
 
 /** Whether the page has an input labelled `label` (a <label for> naming an input's id). */
 export function hasLabelledInput(html: string, label: string): boolean {

@@ -25,3 +25,10 @@ export async function deleteSession(db: Q, tokenHash: string): Promise<void> {
 export async function deleteExpiredSessions(db: Q, now: number): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
+
+/** Ends every session of the user, but the one with `exceptHash` (the request's own) if given. */
+export async function deleteSessionsOfUser(db: Q, userId: number, exceptHash: string | null = null): Promise<void> {
+  let q = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptHash !== null) q = q.where('token_hash', '!=', exceptHash);
+  await q.execute();
+}
