@@ -1,10 +1,13 @@
 // Joining through a link: an email invitation, a reusable link or an open sign-up's confirmation.
 import type { AppContext } from '../context.ts';
 import type { Invitation, Realm, User } from '../db/schema.ts';
-import { claimInvitation, INVITE_STATUS, invitationByKey, markInvitationsOfEmailUsed } from '../db/queries/invitations.ts';
+import { claimInvitation, INVITE_STATUS, insertInvitation, invitationByKey, markInvitationsOfEmailUsed } from '../db/queries/invitations.ts';
 import { userByEmail, userById } from '../db/queries/users.ts';
 import { badRequest } from '../lib/errors.ts';
-import { LINK_KEY_RE } from '../lib/joining.ts';
+import { JOINING, joinUrl, LINK_KEY_RE, newLinkKey } from '../lib/joining.ts';
+import { ROLE } from '../lib/limits.ts';
+import { sendMail } from '../lib/mail.ts';
+import { realmSettings, realmUrl } from '../lib/realm.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { runAction } from './action.ts';
 import { emailProblem, emitInvitesChanged } from './invitations.ts';
@@ -43,7 +46,7 @@ export async function checkJoin(app: AppContext, realm: Realm, inv: Invitation, 
   const fullName = checkFullName(input.fullName);
   checkPasswordStrength(input.password);
   const problem = await emailProblem(app, realm, email);
-  if (problem?.msg === 'Outside your domain.' && inv.kind === 'multiuse') throw badRequest('Your email address is not allowed to join this organization.');
+  if (problem?.msg === 'Outside your domain.' && inv.kind !== 'invite') throw badRequest('Your email address is not allowed to join this organization.');
   if (problem && problem.msg !== 'Outside your domain.') throw badRequest('An account with this email address already exists in this organization. Log in instead.');
 
   const userId = await runAction(app, async (scope) => {
@@ -79,5 +82,49 @@ async function notifyReferrer(app: AppContext, realm: Realm, referrerId: number,
     content: `@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`,
     client: 'Internal',
     internal: true,
+  });
+}
+
+/**
+ * Open sign-up: mails a confirmation link (/join/<key>/, then the invitation's form) to an address
+ * the realm accepts. An address that has an account gets a note saying so instead, so the page
+ * answers the same either way. Throws a coded error for an address the realm does not accept.
+ */
+export async function checkRequestSignup(app: AppContext, realm: Realm, rawEmail: string): Promise<void> {
+  if (realmSettings(realm).invite_required) throw badRequest('This organization requires an invitation to join.');
+  const email = checkEmail(rawEmail);
+  const problem = await emailProblem(app, realm, email);
+  if (problem?.msg === 'Outside your domain.') {
+    throw badRequest(`Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`);
+  }
+  if (problem) {
+    void sendMail(app, {
+      to: email,
+      subject: `You already have an account in ${realm.name}`,
+      text: `Somebody (possibly you) asked to sign up to ${realm.name} as ${email}, which already has an account there.\n\nLog in at ${realmUrl(app.config, realm)}/ or, if you forgot your password, ask for a new one at ${realmUrl(app.config, realm)}/accounts/password/reset/\n`,
+    });
+    return;
+  }
+  const key = newLinkKey();
+  await runAction(app, async (scope) => {
+    await insertInvitation(scope.tx, {
+      realm_id: realm.id,
+      key,
+      kind: 'signup',
+      email,
+      invited_by: null,
+      invited_at: scope.now,
+      expires_at: scope.now + JOINING.signupConfirmationSeconds,
+      invited_as: ROLE.MEMBER,
+      stream_ids: '[]',
+      include_default_streams: 1,
+      notify_referrer: 0,
+      status: INVITE_STATUS.PENDING,
+    });
+  });
+  void sendMail(app, {
+    to: email,
+    subject: `Confirm your email to join ${realm.name}`,
+    text: `To finish signing up to ${realm.name}, open this link:\n${joinUrl(app.config, realm, key)}\n\nThe link expires in 24 hours. If you did not ask to sign up, you can ignore this email.\n`,
   });
 }

@@ -18,6 +18,7 @@ import { mutedUserRoutes } from './muted-users.ts';
 import { presenceRoutes } from './presence.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { readReceiptRoutes } from './read-receipts.ts';
+import { realmDomainRoutes } from './realm-domains.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { realmRoutes } from './realm.ts';
 import { scheduledMessageRoutes } from './scheduled-messages.ts';
@@ -61,6 +62,7 @@ export const routes: Route[] = [
   ...uploadApiRoutes,
   ...mutedUserRoutes,
   ...inviteRoutes,
+  ...realmDomainRoutes,
 ];
 
 /** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */

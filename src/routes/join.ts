@@ -8,7 +8,9 @@ import { route, SENT } from '../http/route.ts';
 import { setSessionCookies } from '../http/cookies.ts';
 import { esc, formHtml, sendPage, sendStylesheet, STYLESHEET_PATH, type Field } from '../http/pages.ts';
 import { ApiError } from '../lib/errors.ts';
-import { checkJoin, joinLink, type LinkState } from '../actions/joining.ts';
+import { checkJoin, checkRequestSignup, joinLink, type LinkState } from '../actions/joining.ts';
+import { countEmailRequest } from '../http/email-request-limit.ts';
+import { realmSettings } from '../lib/realm.ts';
 import { doCreateSession } from '../actions/sessions.ts';
 
 const LINK_PAGES: Record<Exclude<LinkState, 'ok'>, [number, string, string]> = {
@@ -38,7 +40,56 @@ function sendJoinForm(reply: FastifyReply, realm: Realm, inv: Invitation, values
   sendPage(reply, error ? 400 : 200, `Sign up · ${realm.name}`, body);
 }
 
+function sendSignupForm(reply: FastifyReply, realm: Realm, email: string, error: string | null, status = error ? 400 : 200): void {
+  if (realmSettings(realm).invite_required) {
+    sendPage(reply, 403, `Sign up · ${realm.name}`, `<h1>Invitation required</h1>\n<p>${esc(realm.name)} requires an invitation to join. Ask one of its members for one.</p>\n<p><a href="/">Log in</a></p>`);
+    return;
+  }
+  const body =
+    `<h1>Sign up to ${esc(realm.name)}</h1>\n<p class="muted">Enter your email address; we will send you a link to finish signing up.</p>\n` +
+    formHtml('/accounts/register/', [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Sign up', error);
+  sendPage(reply, status, `Sign up · ${realm.name}`, body);
+}
+
 export const joinRoutes = [
+  route({
+    method: 'GET',
+    path: '/accounts/register/',
+    auth: 'none',
+    params: {},
+    async handler({ realm, reply }) {
+      sendSignupForm(reply, realm, '', null);
+      return SENT;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/accounts/register/',
+    auth: 'none',
+    params: { email: optional(p.string({ trim: true, maxLength: 254 }), '') },
+    async handler({ app, realm, params, http, reply }) {
+      if (realmSettings(realm).invite_required || params.email === '') {
+        sendSignupForm(reply, realm, '', realmSettings(realm).invite_required ? null : 'Please enter your email address.');
+        return SENT;
+      }
+      try {
+        await countEmailRequest(app, http, params.email);
+        await checkRequestSignup(app, realm, params.email);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        const limited = err.code === 'RATE_LIMIT_HIT';
+        sendSignupForm(reply, realm, params.email, limited ? 'Too many requests. Please wait a while and try again.' : err.message, limited ? 429 : 400);
+        return SENT;
+      }
+      sendPage(
+        reply,
+        200,
+        `Check your email · ${realm.name}`,
+        `<h1>Check your email</h1>\n<p>We have sent a link to <strong>${esc(params.email)}</strong>. Open it to finish signing up to ${esc(realm.name)}.</p>`,
+      );
+      return SENT;
+    },
+  }),
   route({
     method: 'GET',
     path: STYLESHEET_PATH,

@@ -5,7 +5,7 @@ import type { Realm } from '../db/schema.ts';
 import { optional, p, path } from '../http/params.ts';
 import { route, SENT } from '../http/route.ts';
 import { esc, formHtml, sendPage } from '../http/pages.ts';
-import { countPasswordResetRequest } from '../http/password-reset-limit.ts';
+import { countEmailRequest } from '../http/email-request-limit.ts';
 import { ApiError } from '../lib/errors.ts';
 import { checkResetPassword, doRequestPasswordReset, passwordResetUser } from '../actions/passwords.ts';
 
@@ -64,7 +64,7 @@ export const passwordRoutes = [
         return SENT;
       }
       try {
-        await countPasswordResetRequest(app, http, params.email);
+        await countEmailRequest(app, http, params.email);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'RATE_LIMIT_HIT') throw err;
         sendRequestForm(reply, realm, params.email, 'Too many requests for a new password. Please wait a while and try again.', 429);

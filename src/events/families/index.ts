@@ -14,6 +14,7 @@ import { mutedTopicsFamily } from './muted_topics.ts';
 import { presenceFamily } from './presence.ts';
 import { realmFamily } from './realm.ts';
 import { realmBotFamily } from './realm_bot.ts';
+import { realmDomainsFamily } from './realm_domains.ts';
 import { realmEmojiFamily } from './realm_emoji.ts';
 import { realmLinkifiersFamily } from './realm_linkifiers.ts';
 import { realmUserSettingsDefaultsFamily } from './realm_user_settings_defaults.ts';
@@ -31,6 +32,7 @@ const families: Record<string, EventFamily> = {
   user_settings: userSettingsFamily,
   delete_message: deleteMessageFamily,
   realm_linkifiers: realmLinkifiersFamily,
+  realm_domains: realmDomainsFamily,
   user_group: userGroupFamily,
   update_display_settings: updateDisplaySettingsFamily,
   update_global_notifications: updateGlobalNotificationsFamily,

@@ -1,5 +1,4 @@
-// Groups of features this server does not have (domain-restricted sign-up lists, code
-// playgrounds, embedded and incoming-webhook bot integrations, Zoom, GIPHY, onboarding hotspots).
+// Groups of features this server does not have (code playgrounds, embedded and incoming-webhook bot integrations, Zoom, GIPHY, onboarding hotspots).
 // The reference returns their keys to every client that asks, so clients that read them
 // unconditionally find them here, empty.
 import type { SnapshotGroup } from './types.ts';
@@ -7,7 +6,6 @@ import type { SnapshotGroup } from './types.ts';
 const constant = (fields: Record<string, unknown>): SnapshotGroup => async () => structuredClone(fields);
 
 export const absentFeatureGroups: Record<string, SnapshotGroup> = {
-  realm_domains: constant({ realm_domains: [] }),
   realm_playgrounds: constant({ realm_playgrounds: [] }),
   realm_embedded_bots: constant({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: constant({ realm_incoming_webhook_bots: [] }),

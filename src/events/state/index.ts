@@ -25,6 +25,7 @@ import { mutedTopicsSnapshot } from './muted_topics.ts';
 import { userTopicSnapshot } from './user_topic.ts';
 import { updateDisplaySettingsGroup, updateGlobalNotificationsGroup } from './legacy_settings.ts';
 import { absentFeatureGroups } from './absent_features.ts';
+import { realmDomainsGroup } from './realm_domains.ts';
 
 export const snapshotGroups: Record<string, SnapshotGroup> = {
   realm: realmGroup,
@@ -57,4 +58,5 @@ export const snapshotGroups: Record<string, SnapshotGroup> = {
   scheduled_messages: scheduledMessagesSnapshot,
   muted_users: mutedUsersSnapshot,
   ...absentFeatureGroups,
+  realm_domains: realmDomainsGroup,
 };
