@@ -85,8 +85,9 @@ test('a deactivated user cannot log in, and their session stops working', async 
   assert.equal((await browser.request('GET', '/json/users/me')).status, 200);
   await s.ok('DELETE', `/api/v1/users/${alice.id}`);
   const me = await browser.request('GET', '/json/users/me');
+  // Deactivation deleted the session: the page is logged out, as after a logout.
   assert.equal(me.status, 401);
-  assert.equal(me.body.code, 'USER_DEACTIVATED');
+  assert.equal(me.body.code, 'UNAUTHORIZED');
   const login = await postLogin(s, alice.email, alice.password!);
   assert.equal(login.status, 401);
   assert.equal(JSON.parse(login.text).code, 'USER_DEACTIVATED');

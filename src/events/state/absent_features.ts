@@ -1,4 +1,5 @@
-// Groups of features this server does not have (code playgrounds, embedded and incoming-webhook bot integrations, Zoom, GIPHY, onboarding hotspots).
+// Groups of features this server does not have (code playgrounds, embedded and incoming-webhook
+// bot integrations, Zoom, GIPHY, onboarding hotspots).
 // The reference returns their keys to every client that asks, so clients that read them
 // unconditionally find them here, empty.
 import type { SnapshotGroup } from './types.ts';
