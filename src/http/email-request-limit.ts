@@ -1,13 +1,11 @@
 // Requests that mail a link to an address (password resets, open sign-up) are limited by the
-// login limiter, through its hooks (login-limits.ts): each
-// request counts as a failed attempt for the address asked about and for the client address, so
-// the limits that stop password guessing also stop flooding someone's inbox.
+// login limiter: each counts as a failed password attempt for the address asked about and for
+// the client address, so the limits that stop password guessing also stop flooding an inbox.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { checkLoginAllowed, recordLoginFailure } from './login-limits.ts';
+import type { Realm } from '../db/schema.ts';
 
 /** Throws the 429 `RATE_LIMIT_HIT` error when this email or client address has asked too often. */
-export async function countEmailRequest(app: AppContext, request: FastifyRequest, email: string): Promise<void> {
-  await checkLoginAllowed(app, request, email);
-  await recordLoginFailure(app, request, email);
+export async function countEmailRequest(app: AppContext, request: FastifyRequest, realm: Realm, email: string): Promise<void> {
+  await app.limiter.passwordAttempt(request, realm.id, email, async () => undefined);
 }

@@ -73,7 +73,7 @@ export const joinRoutes = [
         return SENT;
       }
       try {
-        await countEmailRequest(app, http, params.email);
+        await countEmailRequest(app, http, realm, params.email);
         await checkRequestSignup(app, realm, params.email);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;

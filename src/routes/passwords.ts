@@ -64,7 +64,7 @@ export const passwordRoutes = [
         return SENT;
       }
       try {
-        await countEmailRequest(app, http, params.email);
+        await countEmailRequest(app, http, realm, params.email);
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== 'RATE_LIMIT_HIT') throw err;
         sendRequestForm(reply, realm, params.email, 'Too many requests for a new password. Please wait a while and try again.', 429);
