@@ -7,6 +7,7 @@ import { compose, composeFocus, showToast, errorText, type ComposeState, enterNe
 import { currentNarrow } from './nav.ts';
 import { operandIds } from '../store/match.ts';
 import type { Draft } from '../store/types.ts';
+import { ClipIcon, CloseIcon } from './icons.tsx';
 
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
@@ -296,7 +297,7 @@ export function Compose() {
             </label>
           )}
           <button type="button" class="icon-button" aria-label="Close compose" title="Close (Esc)" onClick={close}>
-            ✕
+            <CloseIcon />
           </button>
         </div>
         {preview !== null ? (
@@ -337,7 +338,7 @@ export function Compose() {
               if (files) void upload(files);
               e.currentTarget.value = '';
             }} />
-            <span aria-hidden="true">📎</span>
+            <ClipIcon />
           </label>
           <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null}>
             {preview !== null ? 'Edit' : 'Preview'}

@@ -5,6 +5,7 @@ import { dialog, drawer, setTheme, soundPref, theme, view } from './state.ts';
 import { currentNarrow, go, names } from './nav.ts';
 import { narrowToSearch, parseSearch } from '../lib/interim.ts';
 import { Menu } from './Menu.tsx';
+import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
 import { askNotificationPermission } from './alerts.ts';
 
 export function Header() {
@@ -27,7 +28,7 @@ export function Header() {
   return (
     <header class="topbar">
       <button type="button" class="icon-button drawer-button" aria-label="Open streams" aria-expanded={drawer.value === 'left'} onClick={() => (drawer.value = drawer.value === 'left' ? null : 'left')}>
-        ☰
+        <MenuIcon />
       </button>
       <a class="brand" href="#all_messages">
         {String(store.settings.realm.value.name ?? 'Parley')}
@@ -50,7 +51,7 @@ export function Header() {
         />
       </form>
       <button type="button" class="icon-button" aria-label={theme.value === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'} onClick={() => setTheme(theme.value === 'dark' ? 'light' : 'dark')}>
-        {theme.value === 'dark' ? '☀' : '☾'}
+        {theme.value === 'dark' ? <SunIcon /> : <MoonIcon />}
       </button>
       <div class="menu-anchor">
         <button type="button" class="avatar-button" aria-label="Personal menu" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
@@ -79,7 +80,7 @@ export function Header() {
         )}
       </div>
       <button type="button" class="icon-button drawer-button" aria-label="Open users" aria-expanded={drawer.value === 'right'} onClick={() => (drawer.value = drawer.value === 'right' ? null : 'right')}>
-        👥
+        <PeopleIcon />
       </button>
     </header>
   );

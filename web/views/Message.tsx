@@ -7,9 +7,11 @@ import { compose, composeFocus, dialog, editingId, selectedId, showToast, errorT
 import { hashFor } from './nav.ts';
 import { Avatar } from './Header.tsx';
 import { Menu } from './Menu.tsx';
+import { DotsIcon, SmileIcon } from './icons.tsx';
 import { ReactionPicker } from './Reactions.tsx';
 import { formatDate, formatTime } from '../lib/interim.ts';
 import { dmKey, dmUserIds } from '../store/match.ts';
+import { canDelete, canEdit, canMoveTopic } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 
 export function conversationKey(m: Message): string {
@@ -95,12 +97,11 @@ function Content({ html }: { html: string }) {
 export const MessageRow = memo(function MessageRow({ m, grouped, selected, unread, twentyFour }: { m: Message; grouped: boolean; selected: boolean; unread: boolean; twentyFour: boolean }) {
   const [menu, setMenu] = useState(false);
   const [picker, setPicker] = useState(false);
-  const mine = m.sender_id === store.me;
   const starred = m.flags.includes('starred');
   const editing = editingId.value === m.id;
   const time = formatTime(m.timestamp, twentyFour);
   const full = new Date(m.timestamp * 1000).toLocaleString();
-  const admin = store.settings.me.value.is_admin;
+  const rules = { me: store.me, role: store.users.get(store.me)?.role ?? 400, realm: store.settings.realm.value, now: Date.now() / 1000 };
 
   return (
     <article
@@ -127,10 +128,10 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
       </div>
       <div class="actions">
         <button type="button" class="icon-button" aria-label="Add reaction" title="Add reaction" onClick={(e) => (e.stopPropagation(), setPicker(!picker))}>
-          ☺
+          <SmileIcon />
         </button>
         <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={menu} onClick={(e) => (e.stopPropagation(), setMenu(!menu))}>
-          ⋯
+          <DotsIcon />
         </button>
         {picker && <ReactionPicker m={m} onClose={() => setPicker(false)} />}
         {menu && (
@@ -139,13 +140,13 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
             onClose={() => setMenu(false)}
             items={[
               { label: 'Quote and reply', action: () => quoteReply(m) },
-              mine ? { label: 'Edit message', action: () => (editingId.value = m.id) } : null,
-              m.type === 'stream' && (mine || admin) ? { label: 'Move topic', action: () => (dialog.value = { kind: 'move', messageId: m.id }) } : null,
+              canEdit(m, rules) ? { label: 'Edit message', action: () => (editingId.value = m.id) } : null,
+              canMoveTopic(m, rules) ? { label: 'Move topic', action: () => (dialog.value = { kind: 'move', messageId: m.id }) } : null,
               { label: starred ? 'Unstar message' : 'Star message', action: () => client.setFlag([m.id], 'starred', !starred).catch((e) => showToast(errorText(e), true)) },
               { label: 'Mark as unread', action: () => client.markUnreadFrom(m.id).catch((e) => showToast(errorText(e), true)) },
               { label: 'Copy link to message', action: () => copyLink(m) },
               m.last_edit_timestamp ? { label: 'View edit history', action: () => (dialog.value = { kind: 'history', messageId: m.id }) } : null,
-              mine || admin ? { label: 'Delete message', action: () => (dialog.value = { kind: 'delete', messageId: m.id }) } : null,
+              canDelete(m, rules) ? { label: 'Delete message', action: () => (dialog.value = { kind: 'delete', messageId: m.id }) } : null,
             ]}
           />
         )}

@@ -6,6 +6,7 @@ import { conversationNarrow, openComposeFor } from './Message.tsx';
 import { go, currentNarrow } from './nav.ts';
 import { lowerBound } from './MessageView.tsx';
 import { topicKey } from '../store/unread.ts';
+import { canEdit } from '../store/permissions.ts';
 
 export const SHORTCUTS: [string, string][] = [
   ['c', 'Compose to the current topic'],
@@ -95,7 +96,7 @@ export function installKeys(): () => void {
       case 'n':
         return act(nextUnreadTopic);
       case 'e':
-        if (sel && sel.sender_id === store.me) act(() => (editingId.value = sel.id));
+        if (sel && canEdit(sel, { me: store.me, role: store.users.get(store.me)?.role ?? 400, realm: store.settings.realm.value, now: Date.now() / 1000 })) act(() => (editingId.value = sel.id));
         return;
       case 's':
         if (sel) act(() => go(conversationNarrow(sel)));

@@ -3,6 +3,7 @@ import { store, client } from './context.ts';
 import { compose, selectedId, view, drawer } from './state.ts';
 import { hashToNarrow, narrowToHash, type Names } from '../lib/interim.ts';
 import type { Narrow } from '../store/types.ts';
+import { composeTarget } from './Compose.tsx';
 
 export const names: Names = {
   stream: (id) => store.streams.name(id),
@@ -32,6 +33,7 @@ export function goDrafts(): void {
 /** Applies the URL hash to the view (on start, on hashchange). */
 export function readHash(): void {
   const h = location.hash;
+  drawer.value = null;
   if (h === '#drafts') {
     view.value = { kind: 'drafts' };
     return;
@@ -41,9 +43,9 @@ export function readHash(): void {
   const clean = narrow.filter((t) => t.operator !== 'near' && t.operator !== 'with');
   view.value = { kind: 'narrow', narrow: clean };
   selectedId.value = near ? Number(near.operand) : null;
-  // A topic or DM narrow sets where compose would send.
+  // An open, empty compose box follows the narrow to its conversation.
   const c = compose.value;
-  if (c && !c.content.trim()) compose.value = null;
+  if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
   const stream = clean.find((t) => t.operator === 'channel');
   if (stream) void client.loadTopics(Number(stream.operand)).catch(() => undefined);
 }
