@@ -24,8 +24,8 @@ export function narrowToHash(narrow: Narrow, names: Names): string {
   for (const t of narrow) {
     const op = (t.negated ? '-' : '') + t.operator;
     switch (t.operator) {
-      case 'channel':
-        parts.push(op, slug(Number(t.operand), names.stream(Number(t.operand))));
+      case 'stream':
+        parts.push((t.negated ? '-' : '') + 'channel', slug(Number(t.operand), names.stream(Number(t.operand))));
         break;
       case 'dm': {
         const ids = Array.isArray(t.operand) ? t.operand : [Number(t.operand)];
@@ -56,7 +56,7 @@ export function hashToNarrow(hash: string): Narrow | null {
     let operand: Term['operand'];
     if (op === 'channel' || op === 'stream' || op === 'sender') {
       operand = Number(raw.split('-')[0]);
-      if (op === 'stream') op = 'channel';
+      if (op === 'channel') op = 'stream';
     } else if (op === 'dm' || op === 'pm-with') {
       operand = raw.split('-')[0]!.split(',').map(Number);
       op = 'dm';
@@ -82,7 +82,7 @@ export function parseSearch(text: string, names: Names): Narrow {
       const value = m[3]!.replace(/^"|"$/g, '');
       let operand: Term['operand'] = value;
       if (op === 'stream' || op === 'channel') {
-        op = 'channel';
+        op = 'stream';
         operand = names.streamId(value) ?? value;
       }
       narrow.push(negated ? { operator: op, operand, negated } : { operator: op, operand });
@@ -99,7 +99,7 @@ export function narrowToSearch(narrow: Narrow, names: Names): string {
       const op = t.operator;
       let operand = String(t.operand);
       if (op === 'search') return operand;
-      if (op === 'channel') operand = names.stream(Number(t.operand));
+      if (op === 'stream') operand = names.stream(Number(t.operand));
       if (op === 'sender') operand = names.user(Number(t.operand));
       if (op === 'dm') operand = (Array.isArray(t.operand) ? t.operand : [t.operand]).map((id) => names.user(Number(id))).join(',');
       return `${neg}${op}:${/\s/.test(operand) ? `"${operand}"` : operand}`;

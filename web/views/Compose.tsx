@@ -3,16 +3,24 @@
 // announced to the others; files attach by button, drag and drop or paste.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
-import { compose, composeFocus, showToast, errorText, type ComposeState, enterNewlinePref } from './state.ts';
+import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref } from './state.ts';
 import { currentNarrow } from './nav.ts';
-import { operandIds } from '../store/match.ts';
+import { dmUserIds, operandIds } from '../store/match.ts';
 import type { Draft } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
 
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
   const narrow = currentNarrow();
-  const stream = narrow.find((t) => t.operator === 'channel');
+  // Without a topic in the narrow, compose answers the selected message, as the reference does.
+  const sel = selectedId.peek() === null ? undefined : store.messages.byId.get(selectedId.peek()!);
+  const inView = client.current?.ids.includes(sel?.id ?? -1);
+  if (!newTopic && sel && inView && !narrow.some((t) => t.operator === 'topic' || t.operator === 'dm')) {
+    if (sel.type === 'stream') return { type: 'stream', streamId: sel.stream_id!, topic: sel.subject, content: '' };
+    const others = dmUserIds(sel).filter((id) => id !== store.me);
+    return { type: 'private', to: others.length ? others : [store.me], content: '' };
+  }
+  const stream = narrow.find((t) => t.operator === 'stream');
   const topic = narrow.find((t) => t.operator === 'topic');
   const dm = narrow.find((t) => t.operator === 'dm');
   if (dm && !newTopic) return { type: 'private', to: operandIds(dm.operand), content: '' };

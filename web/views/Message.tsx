@@ -10,7 +10,7 @@ import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { ReactionPicker } from './Reactions.tsx';
 import { formatDate, formatTime } from '../lib/interim.ts';
-import { dmKey, dmUserIds } from '../store/match.ts';
+import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 
@@ -21,7 +21,7 @@ export function conversationKey(m: Message): string {
 export function conversationNarrow(m: Message): Narrow {
   if (m.type === 'stream') {
     return [
-      { operator: 'channel', operand: m.stream_id! },
+      { operator: 'stream', operand: m.stream_id! },
       { operator: 'topic', operand: m.subject },
     ];
   }
@@ -43,7 +43,7 @@ export function RecipientBar({ m }: { m: Message }) {
     const name = store.streams.name(m.stream_id);
     return (
       <div class="recipient-bar" style={{ '--stream-color': sub?.color ?? '#c2c2c2' }}>
-        <a href={hashFor([{ operator: 'channel', operand: m.stream_id! }])} class="rb-stream">
+        <a href={hashFor([{ operator: 'stream', operand: m.stream_id! }])} class="rb-stream">
           #{name}
         </a>
         <span aria-hidden="true"> › </span>
@@ -74,6 +74,9 @@ function decorate(el: HTMLElement): void {
       /* keep the :name: text */
     }
   }
+  for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
+    if (Number(mention.dataset.userId) === store.me) mention.classList.add('user-mention-me');
+  }
   if (el.querySelector('.katex')) void import('katex/dist/katex.min.css');
 }
 
@@ -95,8 +98,9 @@ function Content({ html }: { html: string }) {
 }
 
 export const MessageRow = memo(function MessageRow({ m, grouped, selected, unread, twentyFour }: { m: Message; grouped: boolean; selected: boolean; unread: boolean; twentyFour: boolean }) {
-  const [menu, setMenu] = useState(false);
-  const [picker, setPicker] = useState(false);
+  // Popups are placed against the viewport, so the list's scrolling box never clips them.
+  const [menu, setMenu] = useState<Placement | null>(null);
+  const [picker, setPicker] = useState<Placement | null>(null);
   const starred = m.flags.includes('starred');
   const editing = editingId.value === m.id;
   const time = formatTime(m.timestamp, twentyFour);
@@ -105,7 +109,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
 
   return (
     <article
-      class={`message ${grouped ? 'grouped' : ''} ${selected ? 'selected' : ''} ${unread ? 'unread' : ''}`}
+      class={`message ${grouped ? 'grouped' : ''} ${selected ? 'selected' : ''} ${unread ? 'unread' : ''} ${isMentioned(m.flags) ? 'mentioned' : ''}`}
       data-id={m.id}
       data-unread={unread ? '' : undefined}
       aria-labelledby={`m${m.id}-sender m${m.id}-time`}
@@ -124,20 +128,25 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
         </a>
         {starred && <span class="star" role="img" aria-label="Starred">★</span>}
         {editing ? <EditForm m={m} /> : <Content html={m.match_content ?? m.content} />}
-        <Reactions m={m} onAdd={() => setPicker(true)} />
+        <Reactions m={m} onAdd={(e) => setPicker(place(e))} />
       </div>
       <div class="actions">
-        <button type="button" class="icon-button" aria-label="Add reaction" title="Add reaction" onClick={(e) => (e.stopPropagation(), setPicker(!picker))}>
+        <button type="button" class="icon-button" aria-label="Add reaction" title="Add reaction" onClick={(e) => (e.stopPropagation(), setPicker(picker ? null : place(e)))}>
           <SmileIcon />
         </button>
-        <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={menu} onClick={(e) => (e.stopPropagation(), setMenu(!menu))}>
+        <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={menu !== null} onClick={(e) => (e.stopPropagation(), setMenu(menu ? null : place(e)))}>
           <DotsIcon />
         </button>
-        {picker && <ReactionPicker m={m} onClose={() => setPicker(false)} />}
+        {picker && (
+          <div class="popup" style={picker}>
+            <ReactionPicker m={m} onClose={() => setPicker(null)} />
+          </div>
+        )}
         {menu && (
+          <div class="popup" style={menu}>
           <Menu
             label="Message actions"
-            onClose={() => setMenu(false)}
+            onClose={() => setMenu(null)}
             items={[
               { label: 'Quote and reply', action: () => quoteReply(m) },
               canEdit(m, rules) ? { label: 'Edit message', action: () => (editingId.value = m.id) } : null,
@@ -149,13 +158,23 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
               canDelete(m, rules) ? { label: 'Delete message', action: () => (dialog.value = { kind: 'delete', messageId: m.id }) } : null,
             ]}
           />
+          </div>
         )}
       </div>
     </article>
   );
 });
 
-function Reactions({ m, onAdd }: { m: Message; onAdd: () => void }) {
+type Placement = Record<string, string>;
+
+/** Where a popup opens for the button clicked: below it, or above when near the bottom. */
+function place(e: MouseEvent): Placement {
+  const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+  const right = `${Math.max(4, window.innerWidth - r.right)}px`;
+  return r.bottom > window.innerHeight * 0.55 ? { right, bottom: `${window.innerHeight - r.top + 4}px` } : { right, top: `${r.bottom + 4}px` };
+}
+
+function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void }) {
   if (m.reactions.length === 0) return null;
   const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>();
   for (const r of m.reactions) {
@@ -186,7 +205,7 @@ function Reactions({ m, onAdd }: { m: Message; onAdd: () => void }) {
           </button>
         );
       })}
-      <button type="button" class="reaction add" aria-label="Add another reaction" onClick={(e) => (e.stopPropagation(), onAdd())}>
+      <button type="button" class="reaction add" aria-label="Add another reaction" onClick={(e) => (e.stopPropagation(), onAdd(e))}>
         +
       </button>
     </div>

@@ -31,7 +31,7 @@ export function Sidebar() {
   const subs = store.streams.sorted.value;
   const topics = store.streams.topics.value;
   const narrow = currentNarrow();
-  const activeStream = Number(narrow.find((t) => t.operator === 'channel')?.operand ?? NaN);
+  const activeStream = Number(narrow.find((t) => t.operator === 'stream')?.operand ?? NaN);
   const activeTopic = narrow.find((t) => t.operator === 'topic')?.operand;
   const drafts = store.drafts.byId.value.size;
   const recent = store.recentDms.value.slice(0, 12);
@@ -70,7 +70,7 @@ export function Sidebar() {
           const shown = streamTopics.filter((t) => isActive || (counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0) > 0).slice(0, isActive ? 10 : 5);
           return (
             <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
-              <Link narrow={[{ operator: 'channel', operand: s.stream_id }]} count={counts.byStream.get(s.stream_id) ?? 0} class="stream-link">
+              <Link narrow={[{ operator: 'stream', operand: s.stream_id }]} count={counts.byStream.get(s.stream_id) ?? 0} class="stream-link">
                 <span class="swatch" style={{ background: s.color }} aria-hidden="true">
                   {s.invite_only ? '🔒' : '#'}
                 </span>
@@ -82,7 +82,7 @@ export function Sidebar() {
                     <li key={t.name}>
                       <Link
                         narrow={[
-                          { operator: 'channel', operand: s.stream_id },
+                          { operator: 'stream', operand: s.stream_id },
                           { operator: 'topic', operand: t.name },
                         ]}
                         count={counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0}

@@ -6,7 +6,7 @@ import { operandIds } from '../store/match.ts';
 /** "Alice is typing…" for the conversation on screen. */
 export function TypingLine() {
   const narrow = currentNarrow();
-  const stream = narrow.find((t) => t.operator === 'channel');
+  const stream = narrow.find((t) => t.operator === 'stream');
   const topic = narrow.find((t) => t.operator === 'topic');
   const dm = narrow.find((t) => t.operator === 'dm');
   const map = store.typing.byConversation.value;

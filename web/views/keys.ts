@@ -39,7 +39,7 @@ function move(delta: number) {
 function nextUnreadTopic() {
   const counts = store.unread.counts.value;
   const narrow = currentNarrow();
-  const stream = Number(narrow.find((t) => t.operator === 'channel')?.operand ?? NaN);
+  const stream = Number(narrow.find((t) => t.operator === 'stream')?.operand ?? NaN);
   const topic = narrow.find((t) => t.operator === 'topic')?.operand;
   const here = topic === undefined ? '' : topicKey(stream, String(topic));
   const ids = store.unread.unreadIds((e) => e.kind === 'stream' && counts.byStream.has(e.streamId) && topicKey(e.streamId, e.topic) !== here && !store.streams.muteRules.value.streamMuted(e.streamId));
@@ -48,7 +48,7 @@ function nextUnreadTopic() {
   const e = store.unread.entries.get(first);
   if (e?.kind === 'stream')
     go([
-      { operator: 'channel', operand: e.streamId },
+      { operator: 'stream', operand: e.streamId },
       { operator: 'topic', operand: e.topic },
     ]);
 }

@@ -46,7 +46,7 @@ export function readHash(): void {
   // An open, empty compose box follows the narrow to its conversation.
   const c = compose.value;
   if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
-  const stream = clean.find((t) => t.operator === 'channel');
+  const stream = clean.find((t) => t.operator === 'stream');
   if (stream) void client.loadTopics(Number(stream.operand)).catch(() => undefined);
 }
 
@@ -57,7 +57,7 @@ export function currentNarrow(): Narrow {
 
 export function narrowTitle(narrow: Narrow): string {
   if (narrow.length === 0) return 'All messages';
-  const stream = narrow.find((t) => t.operator === 'channel');
+  const stream = narrow.find((t) => t.operator === 'stream');
   const topic = narrow.find((t) => t.operator === 'topic');
   const dm = narrow.find((t) => t.operator === 'dm');
   const is = narrow.find((t) => t.operator === 'is');
