@@ -168,6 +168,9 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   realm(s, e) {
     s.settings.applyRealm(e);
   },
+  user_group(s, e) {
+    s.settings.applyUserGroup(e);
+  },
   alert_words(s, e) {
     s.settings.applyAlertWords(e);
   },

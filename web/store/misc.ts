@@ -83,6 +83,8 @@ export class SettingsStore {
   readonly realm = signal<Settings>({});
   readonly me = signal({ user_id: 0, email: '', full_name: '', is_admin: false });
   readonly alertWords = signal<string[]>([]);
+  /** User groups, for @-mentions. */
+  readonly groups = signal<{ id: number; name: string }[]>([]);
 
   load(state: Record<string, unknown>): void {
     this.user.value = { ...((state.user_settings ?? {}) as Settings) };
@@ -96,6 +98,17 @@ export class SettingsStore {
       is_admin: state.is_admin === true,
     };
     this.alertWords.value = (state.alert_words ?? []) as string[];
+    this.groups.value = ((state.realm_user_groups ?? []) as { id: number; name: string; is_system_group?: boolean }[]).filter((g) => !g.is_system_group).map((g) => ({ id: g.id, name: g.name }));
+  }
+
+  applyUserGroup(e: Record<string, unknown>): void {
+    const group = e.group as { id: number; name: string; is_system_group?: boolean } | undefined;
+    if (e.op === 'add' && group && !group.is_system_group) this.groups.value = [...this.groups.value, { id: group.id, name: group.name }];
+    else if (e.op === 'remove') this.groups.value = this.groups.value.filter((g) => g.id !== e.group_id);
+    else if (e.op === 'update' && typeof (e.data as { name?: string } | undefined)?.name === 'string') {
+      const name = (e.data as { name: string }).name;
+      this.groups.value = this.groups.value.map((g) => (g.id === e.group_id ? { ...g, name } : g));
+    }
   }
 
   applyUserSettings(e: Record<string, unknown>): void {

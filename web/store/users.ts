@@ -2,14 +2,13 @@
 import { computed, signal } from '@preact/signals';
 import type { User } from './types.ts';
 
-export type PresenceStatus = 'active' | 'idle' | 'offline';
+import { presenceStatus, type PresenceStatus } from '../lib/time.ts';
+
+export type { PresenceStatus };
 interface PresenceTimes {
   active_timestamp: number;
   idle_timestamp: number;
 }
-
-/** How long after its last report a client still counts as online (the reference's window). */
-const ONLINE_SECONDS = 140;
 
 export class UserStore {
   readonly byId = signal<Map<number, User>>(new Map());
@@ -17,6 +16,8 @@ export class UserStore {
   /** Server time of the snapshot, advanced by a clock tick so presence ages. */
   readonly now = signal(Math.floor(Date.now() / 1000));
   private clockSkew = 0;
+  /** How long after its last report a client still counts as online (from the snapshot). */
+  private offlineSeconds = 140;
 
   readonly active = computed(() => [...this.byId.value.values()].filter((u) => u.is_active));
 
@@ -35,12 +36,7 @@ export class UserStore {
   }
 
   status(id: number): PresenceStatus {
-    const p = this.presence.value.get(id);
-    if (!p) return 'offline';
-    const now = this.now.value;
-    if (p.active_timestamp >= now - ONLINE_SECONDS) return 'active';
-    if (p.idle_timestamp >= now - ONLINE_SECONDS) return 'idle';
-    return 'offline';
+    return presenceStatus(this.presence.value.get(id), this.now.value, this.offlineSeconds);
   }
 
   tick(): void {
@@ -61,6 +57,7 @@ export class UserStore {
       if (/^\d+$/.test(k)) presence.set(Number(k), v);
     }
     this.presence.value = presence;
+    if (typeof state.server_presence_offline_threshold_seconds === 'number') this.offlineSeconds = state.server_presence_offline_threshold_seconds;
     if (typeof state.server_timestamp === 'number') this.clockSkew = Math.round(state.server_timestamp - Date.now() / 1000);
     this.tick();
   }

@@ -8,6 +8,7 @@ import { currentNarrow } from './nav.ts';
 import { dmUserIds, operandIds } from '../store/match.ts';
 import type { Draft } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
+import { SuggestionList, comboProps, messageSuggestions, recipientSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
 
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
@@ -235,7 +236,45 @@ export function Compose() {
     }
   }
 
+  function pickMessage(ch: Choice) {
+    const r = ch.apply();
+    update({ content: r.text });
+    suggestions.value = null;
+    requestAnimationFrame(() => {
+      const el = text.current;
+      if (!el) return;
+      el.setSelectionRange(r.cursor, r.cursor);
+      // `#**stream**` goes on to its topics when `>` is typed; other picks are done.
+      suggestions.value = messageSuggestions(el.value, r.cursor, compose.peek()?.type === 'stream' ? (compose.peek() as { streamId: number | null }).streamId : null);
+    });
+    scheduleDraft();
+  }
+
+  function pickField(field: 'to' | 'topic', ch: Choice) {
+    const r = ch.apply();
+    if (field === 'to') setToText(r.text);
+    else {
+      update({ topic: r.text });
+      scheduleDraft();
+    }
+    suggestions.value = null;
+  }
+
+  function closeSuggestions(field: SuggestState['field']) {
+    if (suggestions.peek()?.field === field) suggestions.value = null;
+  }
+
+  /** Keys in the To and Topic fields: suggestions first; Enter moves on to the message. */
+  function fieldKey(e: KeyboardEvent, field: 'to' | 'topic') {
+    if (suggestionKey(e, field, (ch) => pickField(field, ch))) return;
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      text.current?.focus();
+    }
+  }
+
   function onKeyDown(e: KeyboardEvent) {
+    if (suggestionKey(e, 'message', pickMessage)) return;
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
@@ -283,25 +322,44 @@ export function Compose() {
               </label>
               <label class="field grow">
                 <span>Topic</span>
-                <input ref={topicRef} value={c.topic} maxLength={60} onInput={(e) => (update({ topic: e.currentTarget.value }), scheduleDraft())} />
+                <input
+                  ref={topicRef}
+                  value={c.topic}
+                  maxLength={60}
+                  autocomplete="off"
+                  {...comboProps('topic')}
+                  onInput={(e) => {
+                    update({ topic: e.currentTarget.value });
+                    suggestions.value = topicSuggestions(e.currentTarget.value, c.streamId);
+                    scheduleDraft();
+                  }}
+                  onKeyDown={(e) => fieldKey(e, 'topic')}
+                  onBlur={() => closeSuggestions('topic')}
+                />
+                <SuggestionList field="topic" pick={(ch) => pickField('topic', ch)} />
               </label>
             </>
           ) : (
             <label class="field grow">
               <span>To</span>
-              <input ref={toRef} value={toText} placeholder="Names or emails, separated by commas" list="compose-people" onInput={(e) => setToText(e.currentTarget.value)}
+              <input
+                ref={toRef}
+                value={toText}
+                placeholder="Names or emails, separated by commas"
+                autocomplete="off"
+                {...comboProps('to')}
+                onInput={(e) => {
+                  setToText(e.currentTarget.value);
+                  suggestions.value = recipientSuggestions(e.currentTarget.value);
+                }}
+                onKeyDown={(e) => fieldKey(e, 'to')}
                 onBlur={() => {
+                  closeSuggestions('to');
                   const { ids } = resolvePeople(toText);
                   if (ids.length) update({ to: ids });
                 }}
               />
-              <datalist id="compose-people">
-                {store.users.active.value.slice(0, 500).map((u) => (
-                  <option key={u.user_id} value={u.email}>
-                    {u.full_name}
-                  </option>
-                ))}
-              </datalist>
+              <SuggestionList field="to" pick={(ch) => pickField('to', ch)} />
             </label>
           )}
           <button type="button" class="icon-button" aria-label="Close compose" title="Close (Esc)" onClick={close}>
@@ -317,12 +375,16 @@ export function Compose() {
             placeholder={c.type === 'stream' ? `Message #${store.streams.name(c.streamId ?? undefined)}${c.topic ? ` > ${c.topic}` : ''}` : 'Direct message'}
             value={c.content}
             rows={3}
+            {...comboProps('message')}
             onInput={(e) => {
-              update({ content: e.currentTarget.value });
+              const el = e.currentTarget;
+              update({ content: el.value });
+              suggestions.value = messageSuggestions(el.value, el.selectionStart, c.type === 'stream' ? c.streamId : null);
               noteTyping();
               scheduleDraft();
             }}
             onKeyDown={onKeyDown}
+            onBlur={() => closeSuggestions('message')}
             onPaste={(e) => {
               const files = e.clipboardData?.files;
               if (files && files.length) {
@@ -332,6 +394,7 @@ export function Compose() {
             }}
           />
         )}
+        <SuggestionList field="message" pick={pickMessage} />
         {uploads.map((u) => (
           <div class="upload" key={u.id}>
             <label>

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
 import { dialog, showToast, errorText } from './state.ts';
-import { SHORTCUTS } from './keys.ts';
+import { ShortcutsHelp } from './ShortcutsHelp.tsx';
 
 function Modal({ title, children }: { title: string; children: preact.ComponentChildren }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -48,7 +48,7 @@ export function Dialogs() {
     case 'move':
       return <MoveDialog id={d.messageId!} />;
     case 'shortcuts':
-      return <ShortcutsDialog />;
+      return <ShortcutsHelp onClose={() => (dialog.value = null)} />;
   }
 }
 
@@ -166,30 +166,6 @@ function MoveDialog({ id }: { id: number }) {
           </button>
         </div>
       </form>
-    </Modal>
-  );
-}
-
-function ShortcutsDialog() {
-  return (
-    <Modal title="Keyboard shortcuts">
-      <table class="shortcuts">
-        <tbody>
-          {SHORTCUTS.map(([keys, what]) => (
-            <tr key={keys}>
-              <td>
-                <kbd>{keys}</kbd>
-              </td>
-              <td>{what}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <div class="row end">
-        <button type="button" class="primary" onClick={() => (dialog.value = null)}>
-          Close
-        </button>
-      </div>
     </Modal>
   );
 }

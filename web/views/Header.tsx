@@ -1,36 +1,37 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { logout } from '../api/client.ts';
 import { client, store } from './context.ts';
-import { dialog, drawer, setTheme, soundPref, theme, view } from './state.ts';
-import { currentNarrow, go, names } from './nav.ts';
-import { narrowToSearch, parseSearch } from '../lib/interim.ts';
+import { dialog, drawer, errorText, setTheme, showToast, theme, view } from './state.ts';
+import { currentNarrow, go, searchNarrow, searchText } from './nav.ts';
 import { Menu } from './Menu.tsx';
 import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
-import { askNotificationPermission } from './alerts.ts';
+import { askNotificationPermission, setSound } from './alerts.ts';
+import { notificationPermission } from '../lib/notify.ts';
 
 export function Header() {
   const narrow = view.value.kind === 'narrow' ? currentNarrow() : [];
-  const searchText = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender') ? narrowToSearch(narrow, names) : '';
-  const [query, setQuery] = useState(searchText);
+  const text = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender') ? searchText(narrow) : '';
+  const [query, setQuery] = useState(text);
   const [menuOpen, setMenuOpen] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
-  useEffect(() => setQuery(searchText), [searchText]);
+  useEffect(() => setQuery(text), [text]);
 
   function submit(e: Event) {
     e.preventDefault();
-    const text = query.trim();
-    go(text ? parseSearch(text, names) : []);
+    const q = query.trim();
+    go(q ? searchNarrow(q) : []);
     searchRef.current?.blur();
   }
 
   const me = store.settings.me.value;
-  const permission = typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+  const permission = notificationPermission();
+  const sound = store.settings.user.value.enable_sounds !== false;
   return (
     <header class="topbar">
       <button type="button" class="icon-button drawer-button" aria-label="Open streams" aria-expanded={drawer.value === 'left'} onClick={() => (drawer.value = drawer.value === 'left' ? null : 'left')}>
         <MenuIcon />
       </button>
-      <a class="brand" href="#all_messages">
+      <a class="brand" href="#feed">
         {String(store.settings.realm.value.name ?? 'Parley')}
       </a>
       <form class="search" role="search" onSubmit={submit}>
@@ -65,7 +66,10 @@ export function Header() {
               { label: me.full_name || me.email, disabled: true },
               { label: 'Keyboard shortcuts', action: () => (dialog.value = { kind: 'shortcuts' }) },
               permission === 'default' ? { label: 'Enable desktop notifications', action: () => void askNotificationPermission() } : null,
-              { label: soundPref.signal.value ? 'Turn notification sound off' : 'Turn notification sound on', action: () => soundPref.set(!soundPref.signal.value) },
+              {
+                label: sound ? 'Turn notification sound off' : 'Turn notification sound on',
+                action: () => setSound(!sound).catch((e) => showToast(errorText(e), true)),
+              },
               {
                 label: 'Log out',
                 action: async () => {

@@ -3,13 +3,14 @@
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
-import { compose, composeFocus, dialog, editingId, selectedId, showToast, errorText } from './state.ts';
+import { compose, composeFocus, dialog, editingId, reactingId, selectedId, showToast, errorText } from './state.ts';
 import { hashFor } from './nav.ts';
 import { Avatar } from './Header.tsx';
 import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
-import { ReactionPicker } from './Reactions.tsx';
-import { formatDate, formatTime } from '../lib/interim.ts';
+import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
+import type { RealmEmoji } from '../lib/emoji-data.ts';
+import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
 import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
@@ -29,10 +30,13 @@ export function conversationNarrow(m: Message): Narrow {
   return [{ operator: 'dm', operand: others.length ? others : [store.me] }];
 }
 
+const locale = () => resolveLocale(String(store.settings.user.value.default_language ?? navigator.language));
+
 export function DateSeparator({ ts }: { ts: number }) {
+  const text = dateSeparator(ts, Date.now() / 1000, { locale: locale() });
   return (
-    <div class="date-separator" role="separator" aria-label={formatDate(ts)}>
-      <span>{formatDate(ts)}</span>
+    <div class="date-separator" role="separator" aria-label={text}>
+      <span>{text}</span>
     </div>
   );
 }
@@ -103,8 +107,14 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
   const [picker, setPicker] = useState<Placement | null>(null);
   const starred = m.flags.includes('starred');
   const editing = editingId.value === m.id;
-  const time = formatTime(m.timestamp, twentyFour);
-  const full = new Date(m.timestamp * 1000).toLocaleString();
+  const reacting = reactingId.value === m.id;
+  const closePicker = () => {
+    setPicker(null);
+    if (reactingId.peek() === m.id) reactingId.value = null;
+    document.querySelector<HTMLElement>(`article[data-id="${m.id}"] button[aria-label="Add reaction"]`)?.focus();
+  };
+  const time = formatTime(m.timestamp, { twentyFourHour: twentyFour, locale: locale() });
+  const full = fullTimestamp(m.timestamp, { twentyFourHour: twentyFour, locale: locale() });
   const rules = { me: store.me, role: store.users.get(store.me)?.role ?? 400, realm: store.settings.realm.value, now: Date.now() / 1000 };
 
   return (
@@ -137,9 +147,17 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
         <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={menu !== null} onClick={(e) => (e.stopPropagation(), setMenu(menu ? null : place(e)))}>
           <DotsIcon />
         </button>
-        {picker && (
-          <div class="popup" style={picker}>
-            <ReactionPicker m={m} onClose={() => setPicker(null)} />
+        {(picker || reacting) && (
+          <div class="popup" style={picker ?? placeNear(m.id)} onClick={(e) => e.stopPropagation()}>
+            <EmojiPicker
+              label="Add reaction"
+              realmEmoji={realmEmoji()}
+              onClose={closePicker}
+              onSelect={(r) => {
+                closePicker();
+                client.toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type }).catch((e) => showToast(errorText(e), true));
+              }}
+            />
           </div>
         )}
         {menu && (
@@ -201,7 +219,7 @@ function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void })
               client.toggleReaction(m, g).catch((err) => showToast(errorText(err), true));
             }}
           >
-            <span aria-hidden="true">{emojiChar(g.code, g.name)}</span> {g.users.length}
+            <ReactionEmoji reaction={{ emoji_name: g.name, emoji_code: g.code, reaction_type: g.type }} realmEmoji={realmEmoji()} decorative /> {g.users.length}
           </button>
         );
       })}
@@ -212,12 +230,13 @@ function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void })
   );
 }
 
-export function emojiChar(code: string, name: string): string {
-  try {
-    return String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)));
-  } catch {
-    return `:${name}:`;
-  }
+const realmEmoji = () => (store.settings.realm.value.emoji ?? {}) as Record<string, RealmEmoji>;
+
+/** A popup for the keyboard (no click to place it by): next to the message's actions. */
+function placeNear(id: number): Placement {
+  const button = document.querySelector(`article[data-id="${id}"] button[aria-label="Add reaction"]`);
+  if (!button) return { right: '16px', top: '80px' };
+  return place({ currentTarget: button } as unknown as MouseEvent);
 }
 
 function EditForm({ m }: { m: Message }) {
@@ -279,7 +298,7 @@ function EditForm({ m }: { m: Message }) {
   );
 }
 
-async function quoteReply(m: Message) {
+export async function quoteReply(m: Message) {
   let raw = '';
   try {
     raw = await client.rawContent(m.id);

@@ -7,7 +7,7 @@ import { selectedId, showToast, errorText } from './state.ts';
 import { currentNarrow, narrowTitle } from './nav.ts';
 import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Message.tsx';
 import { TypingLine } from './Typing.tsx';
-import { sameDay } from '../lib/interim.ts';
+import { dayKey } from '../lib/time.ts';
 import type { MessageList } from '../store/messages.ts';
 
 const MAX_ROWS = 240;
@@ -220,7 +220,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
     const m = store.messages.byId.get(ids[i]!);
     if (!m) continue;
     const prev = i > 0 ? store.messages.byId.get(ids[i - 1]!) : undefined;
-    const newDay = !prev || !sameDay(prev.timestamp, m.timestamp);
+    const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
     const newConversation = !prev || newDay || conversationKey(prev) !== conversationKey(m);
     if (newDay) rows.push(<DateSeparator key={`d${m.id}`} ts={m.timestamp} />);
     if (newConversation) rows.push(<RecipientBar key={`r${m.id}`} m={m} />);

@@ -1,57 +1,50 @@
-// Desktop notifications and a sound for DMs, mentions and alert words while the tab is hidden
-// (until the shared notify module lands).
-import { store } from './context.ts';
-import { soundPref } from './state.ts';
-import { isMentioned } from '../store/match.ts';
-import type { Message } from '../store/types.ts';
+// Desktop notifications and sounds for new messages while the tab is hidden, by the rules of
+// lib/notify.ts over the store's settings, subscriptions and topic policies.
+import { store, client } from './context.ts';
+import { go } from './nav.ts';
+import { conversationNarrow } from './Message.tsx';
+import { notifyMessage, requestNotificationPermission, unlockAudio, type NotifySettings } from '../lib/notify.ts';
+import { topicKey } from '../store/unread.ts';
 
+/** Asked from a click (browsers refuse a permission prompt without one). */
 export async function askNotificationPermission(): Promise<void> {
-  if (typeof Notification === 'undefined') return;
-  await Notification.requestPermission();
+  unlockAudio();
+  await requestNotificationPermission();
 }
 
-function text(html: string): string {
-  const d = new DOMParser().parseFromString(html, 'text/html');
-  return (d.body.textContent ?? '').trim().slice(0, 200);
-}
-
-let audio: AudioContext | null = null;
-function ding(): void {
-  try {
-    audio ??= new AudioContext();
-    const o = audio.createOscillator();
-    const g = audio.createGain();
-    o.frequency.value = 880;
-    g.gain.setValueAtTime(0.15, audio.currentTime);
-    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
-    o.connect(g).connect(audio.destination);
-    o.start();
-    o.stop(audio.currentTime + 0.4);
-  } catch {
-    /* no audio here */
-  }
-}
-
-function shouldAlert(m: Message): boolean {
-  if (m.sender_id === store.me) return false;
-  if (m.type === 'private' || isMentioned(m.flags) || m.flags.includes('has_alert_word')) return true;
-  return false;
+export async function setSound(on: boolean): Promise<void> {
+  unlockAudio();
+  await client.api.patch('/settings', { enable_sounds: on });
 }
 
 export function installAlerts(): () => void {
+  // Browsers keep audio muted until the page has seen a user action.
+  const unlock = () => unlockAudio();
+  document.addEventListener('pointerdown', unlock, { once: true });
+  document.addEventListener('keydown', unlock, { once: true });
   store.onMessage = (m) => {
-    if (!document.hidden || !shouldAlert(m)) return;
-    if (soundPref.signal.value) ding();
-    if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-      const where = m.type === 'stream' ? `#${store.streams.name(m.stream_id)} > ${m.subject}` : 'Direct message';
-      const n = new Notification(`${m.sender_full_name} (${where})`, { body: text(m.content), tag: String(m.id) });
-      n.onclick = () => {
-        window.focus();
-        n.close();
-      };
-    }
+    const sub = m.type === 'stream' ? store.streams.subs.value.get(m.stream_id!) : undefined;
+    const policy = m.type === 'stream' ? store.streams.userTopics.value.get(topicKey(m.stream_id!, m.subject)) : undefined;
+    notifyMessage(
+      m,
+      {
+        myUserId: store.me,
+        hidden: document.hidden,
+        settings: store.settings.user.value as unknown as NotifySettings,
+        subscription: sub && {
+          desktop_notifications: sub.desktop_notifications ?? null,
+          audible_notifications: sub.audible_notifications ?? null,
+          wildcard_mentions_notify: (sub as { wildcard_mentions_notify?: boolean | null }).wildcard_mentions_notify ?? null,
+          is_muted: sub.is_muted,
+        },
+        topicPolicy: policy,
+      },
+      { streamName: store.streams.name(m.stream_id), onClick: () => go([...conversationNarrow(m), { operator: 'near', operand: m.id }]) },
+    );
   };
   return () => {
     store.onMessage = null;
+    document.removeEventListener('pointerdown', unlock);
+    document.removeEventListener('keydown', unlock);
   };
 }

@@ -1,18 +1,50 @@
 // Moving between narrows: the URL hash is the source, so back/forward and shared links work.
+// The app keeps narrows in the API's form (stream and user IDs); lib/narrow.ts turns them into
+// hashes, search box text and headings and back.
 import { store, client } from './context.ts';
 import { compose, selectedId, view, drawer } from './state.ts';
-import { hashToNarrow, narrowToHash, type Names } from '../lib/interim.ts';
-import type { Narrow } from '../store/types.ts';
+import { describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
+import { operandIds } from '../store/match.ts';
+import type { Narrow, Term } from '../store/types.ts';
 import { composeTarget } from './Compose.tsx';
 
-export const names: Names = {
-  stream: (id) => store.streams.name(id),
-  streamId: (name) => store.streams.byName(name),
-  user: (id) => store.users.name(id),
+export const lookups: NarrowLookups = {
+  streamById(id) {
+    const s = store.streams.subs.value.get(id) ?? store.streams.streams.value.get(id);
+    return s && { stream_id: s.stream_id, name: s.name };
+  },
+  streamByName(name) {
+    const id = store.streams.byName(name);
+    return id === undefined ? undefined : this.streamById(id);
+  },
+  userById: (id) => store.users.get(id),
+  userByEmail: (email) => store.users.byEmail(email),
+  get myUserId() {
+    return store.me;
+  },
+  get emptyTopicName() {
+    return String(store.settings.realm.value.empty_topic_display_name ?? 'general chat');
+  },
 };
 
+const email = (id: number) => store.users.get(id)?.email ?? String(id);
+
+/** The app's narrow as lib/narrow.ts's terms (users by email, as the reference's hashes). */
+export function toTerms(narrow: Narrow): NarrowTerm[] {
+  return narrow.map((t: Term) => {
+    let operand: string;
+    if (t.operator === 'dm' || t.operator === 'sender' || t.operator === 'dm-including') operand = operandIds(t.operand).map(email).join(',');
+    else operand = String(t.operand);
+    return t.negated ? { operator: t.operator, operand, negated: true } : { operator: t.operator, operand };
+  });
+}
+
+export function fromTerms(terms: readonly NarrowTerm[]): Narrow {
+  return toApiNarrow(terms, lookups) as Narrow;
+}
+
 export function hashFor(narrow: Narrow): string {
-  return narrowToHash(narrow, names);
+  return narrowToHash(toTerms(narrow), lookups);
 }
 
 export function go(narrow: Narrow): void {
@@ -30,6 +62,14 @@ export function goDrafts(): void {
   location.hash = '#drafts';
 }
 
+export function searchNarrow(text: string): Narrow {
+  return fromTerms(parseSearch(text, lookups));
+}
+
+export function searchText(narrow: Narrow): string {
+  return unparseSearch(toTerms(narrow), lookups);
+}
+
 /** Applies the URL hash to the view (on start, on hashchange). */
 export function readHash(): void {
   const h = location.hash;
@@ -38,16 +78,15 @@ export function readHash(): void {
     view.value = { kind: 'drafts' };
     return;
   }
-  const narrow = hashToNarrow(h) ?? [];
-  const near = narrow.find((t) => t.operator === 'near' || t.operator === 'with');
-  const clean = narrow.filter((t) => t.operator !== 'near' && t.operator !== 'with');
-  view.value = { kind: 'narrow', narrow: clean };
-  selectedId.value = near ? Number(near.operand) : null;
+  const terms = hashToNarrow(h, lookups) ?? [];
+  const narrow = fromTerms(terms);
+  view.value = { kind: 'narrow', narrow };
+  selectedId.value = nearMessageId(terms) ?? null;
   // An open, empty compose box follows the narrow to its conversation.
   const c = compose.value;
   if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
-  const stream = clean.find((t) => t.operator === 'stream');
-  if (stream) void client.loadTopics(Number(stream.operand)).catch(() => undefined);
+  const stream = narrow.find((t) => t.operator === 'stream');
+  if (stream && typeof stream.operand === 'number') void client.loadTopics(stream.operand).catch(() => undefined);
 }
 
 export function currentNarrow(): Narrow {
@@ -56,17 +95,5 @@ export function currentNarrow(): Narrow {
 }
 
 export function narrowTitle(narrow: Narrow): string {
-  if (narrow.length === 0) return 'All messages';
-  const stream = narrow.find((t) => t.operator === 'stream');
-  const topic = narrow.find((t) => t.operator === 'topic');
-  const dm = narrow.find((t) => t.operator === 'dm');
-  const is = narrow.find((t) => t.operator === 'is');
-  if (stream && narrow.length <= 2) return `#${names.stream(Number(stream.operand))}${topic ? ` > ${String(topic.operand)}` : ''}`;
-  if (dm && narrow.length === 1) return (Array.isArray(dm.operand) ? dm.operand : [Number(dm.operand)]).map((id) => names.user(Number(id))).join(', ');
-  if (is?.operand === 'mentioned' && narrow.length === 1) return 'Mentions';
-  if (is?.operand === 'starred' && narrow.length === 1) return 'Starred messages';
-  if (is?.operand === 'dm' && narrow.length === 1) return 'Direct messages';
-  const sender = narrow.find((t) => t.operator === 'sender');
-  if (sender && narrow.length === 1) return `Messages from ${names.user(Number(sender.operand))}`;
-  return 'Search results';
+  return describeNarrow(toTerms(narrow), lookups);
 }

@@ -17,6 +17,10 @@ export const composeFocus = signal<'message' | 'topic' | 'to' | null>(null);
 
 export const drawer = signal<'left' | 'right' | null>(null);
 export const editingId = signal<number | null>(null);
+/** The message whose emoji picker is open (the `:` key opens it for the selected one). */
+export const reactingId = signal<number | null>(null);
+/** Bumped to toggle compose's preview from the keyboard. */
+export const previewToggle = signal(0);
 export const dialog = signal<null | { kind: 'history' | 'move' | 'delete' | 'shortcuts'; messageId?: number }>(null);
 export const toast = signal<{ text: string; error?: boolean } | null>(null);
 
@@ -97,6 +101,5 @@ function pref(key: string, fallback: boolean) {
   };
 }
 
-export const soundPref = pref('parley-sound', true);
 /** Enter makes a new line and Ctrl+Enter sends, instead of the other way round. */
 export const enterNewlinePref = pref('parley-enter-newline', false);

@@ -144,7 +144,7 @@ describe('the web client', { skip: skip ?? false }, () => {
 
   test('search finds a message and highlights the match', async () => {
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'colors', content: 'The teal palette is final' }, aliceAccount);
-    const search = bob.page.getByRole('searchbox', { name: 'Search' });
+    const search = bob.page.getByRole('searchbox', { name: 'Search', exact: true });
     await search.fill('palette');
     await search.press('Enter');
     const hit = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The teal palette is final' });
