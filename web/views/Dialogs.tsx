@@ -48,7 +48,7 @@ export function Dialogs() {
     case 'move':
       return <MoveDialog id={d.messageId!} />;
     case 'shortcuts':
-      return <ShortcutsHelp onClose={() => (dialog.value = null)} />;
+      return <Shortcuts />;
   }
 }
 
@@ -168,4 +168,11 @@ function MoveDialog({ id }: { id: number }) {
       </form>
     </Modal>
   );
+}
+
+/** The ? overlay; focus goes back where it was when it closes. */
+function Shortcuts() {
+  const opener = useRef(document.activeElement as HTMLElement | null);
+  useEffect(() => () => opener.current?.focus?.(), []);
+  return <ShortcutsHelp onClose={() => (dialog.value = null)} />;
 }

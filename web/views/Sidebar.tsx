@@ -34,7 +34,11 @@ export function Sidebar() {
   const activeStream = Number(narrow.find((t) => t.operator === 'stream')?.operand ?? NaN);
   const activeTopic = narrow.find((t) => t.operator === 'topic')?.operand;
   const drafts = store.drafts.byId.value.size;
+  // Recent conversations, and any older one that still has unread messages.
   const recent = store.recentDms.value.slice(0, 12);
+  for (const key of counts.byDm.keys()) {
+    if (!recent.some((c) => c.key === key)) recent.push({ key, userIds: key.split(',').map(Number).filter((id) => id !== me), maxId: 0 });
+  }
   const me = store.me;
 
   return (

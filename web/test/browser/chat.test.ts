@@ -224,6 +224,34 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
   });
 
+  test('keyboard: ? lists the shortcuts, c composes to the topic with typeahead, Esc closes, / searches', async () => {
+    const page = alice.page;
+    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^lunch/ }).click();
+    await page.getByRole('heading', { name: '#general > lunch' }).waitFor();
+    if ((await page.getByRole('button', { name: 'Close compose' }).count()) > 0) await page.getByRole('button', { name: 'Close compose' }).click();
+    await page.getByRole('main').getByRole('heading').click();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await page.keyboard.press('c');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'Topic' }).inputValue(), 'lunch');
+    assert.ok(await box.evaluate((el) => el === document.activeElement));
+    await box.pressSequentially('Hi @Bo');
+    await page.getByRole('option', { name: /Bob/ }).waitFor();
+    await box.press('Enter');
+    assert.equal(await box.inputValue(), `Hi @**Bob|${bobAccount.id}** `);
+    await box.press('Escape');
+    await box.waitFor({ state: 'detached' });
+    await page.keyboard.press('/');
+    assert.ok(await page.getByRole('searchbox', { name: 'Search', exact: true }).evaluate((el) => el === document.activeElement));
+    await page.keyboard.press('Escape');
+  });
+
   test('on a phone the sidebars are drawers behind named buttons', async () => {
     const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
     const nav = phone.page.getByRole('navigation', { name: 'Streams', includeHidden: true });
