@@ -130,6 +130,9 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
       } else if (!list.foundOldest && ids.length) {
         busy.current = true;
         const first = ids[0]!;
+        // Kept from before the fetch: the render it causes drops the rows above the first
+        // message (date separator, recipient bar, "Loading"), which would move it.
+        saveScroll();
         try {
           await client.loadOlder(list);
         } catch (e) {
@@ -162,7 +165,10 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    if (initialScroll.current && ids.length) {
+    if (scrollToSel.current) {
+      scrollToSel.current = false;
+      el.querySelector<HTMLElement>(`article[data-id="${selectedId.peek()}"]`)?.scrollIntoView({ block: 'center' });
+    } else if (initialScroll.current && ids.length) {
       initialScroll.current = false;
       const anchor = list.anchor ?? Infinity;
       const target = el.querySelector<HTMLElement>(`article[data-id="${selectedId.peek() ?? anchor}"]`);
@@ -189,20 +195,22 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
     markVisibleRead();
   });
 
-  // Keyboard selection scrolls into view, moving the window first when needed.
+  // A new selection (keyboard, link) scrolls into view, moving the window first when needed;
+  // moving the window for other reasons never scrolls to the selection.
   const sel = selectedId.value;
+  const scrollToSel = useRef(false);
   useEffect(() => {
     if (sel === null) return;
     const i = lowerBound(ids, sel);
     if (ids[i] !== sel) return;
     if (i < start || i >= end) {
       setWindow(i - STEP, i - STEP + MAX_ROWS);
+      scrollToSel.current = true;
       rerender();
       return;
     }
-    const a = scroller.current?.querySelector<HTMLElement>(`article[data-id="${sel}"]`);
-    a?.scrollIntoView({ block: 'nearest' });
-  }, [sel, start, end]);
+    scroller.current?.querySelector<HTMLElement>(`article[data-id="${sel}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [sel]);
 
   useEffect(() => {
     const again = () => markVisibleRead();
@@ -219,7 +227,9 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
   for (let i = start; i < end; i++) {
     const m = store.messages.byId.get(ids[i]!);
     if (!m) continue;
-    const prev = i > 0 ? store.messages.byId.get(ids[i - 1]!) : undefined;
+    // The first row shown always has its date and recipient bar, so what is above it does not
+    // change when older messages arrive beyond the window.
+    const prev = i > start ? store.messages.byId.get(ids[i - 1]!) : undefined;
     const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
     const newConversation = !prev || newDay || conversationKey(prev) !== conversationKey(m);
     if (newDay) rows.push(<DateSeparator key={`d${m.id}`} ts={m.timestamp} />);
@@ -231,7 +241,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
   return (
     <div class="scroller" ref={scroller} onScroll={() => void onScroll()}>
       {list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
-      {!list.foundOldest && start === 0 && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
+      {!list.foundOldest && (start === 0 || busy.current) && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
       {rows}
       {list.loaded && ids.length === 0 && <p class="empty-list">No messages here yet.</p>}
       {!list.loaded && (

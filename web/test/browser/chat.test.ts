@@ -224,6 +224,35 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
   });
 
+  test('scrolling up loads older history without moving what is on screen', async () => {
+    const page = alice.page;
+    for (let i = 0; i < 260; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'history', content: `History ${i}` });
+    await env.server.ok('POST', '/api/v1/mark_all_as_read', {}, aliceAccount);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/history`);
+    await page.getByRole('article').filter({ hasText: 'History 259' }).waitFor();
+    const main = page.getByRole('main');
+    assert.equal(await main.getByRole('article').filter({ hasText: /History 0$/ }).count(), 0);
+    // At the top of what is loaded, older messages come in above without moving the view.
+    const toTop = () =>
+      main.evaluate((m) => {
+        const scroller = [...m.querySelectorAll('div')].find((d) => getComputedStyle(d).overflowY === 'auto')!;
+        scroller.scrollTop = 0;
+        const first = scroller.querySelector('article')!;
+        return { text: first.textContent ?? '', y: first.getBoundingClientRect().top };
+      });
+    const before = await toTop();
+    const firstText = before.text.match(/History \d+/)![0];
+    await page.waitForFunction((t) => !document.querySelector('main article')?.textContent?.includes(t), firstText);
+    const after = await main.getByRole('article').filter({ hasText: new RegExp(`${firstText}$`) }).boundingBox();
+    assert.ok(after && Math.abs(after.y - before.y) < 3, `the message on screen moved from ${before.y} to ${after?.y}`);
+    for (let i = 0; i < 20 && (await main.getByRole('article').filter({ hasText: /History 0$/ }).count()) === 0; i++) {
+      await toTop();
+      await page.waitForTimeout(300);
+    }
+    await main.getByRole('article').filter({ hasText: /History 0$/ }).first().waitFor();
+  });
+
   test('keyboard: ? lists the shortcuts, c composes to the topic with typeahead, Esc closes, / searches', async () => {
     const page = alice.page;
     await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
