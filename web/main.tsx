@@ -8,6 +8,7 @@ import { setContext } from './views/context.ts';
 import { applyTheme, followSystemTheme } from './views/state.ts';
 import { Login } from './views/Login.tsx';
 import { App } from './views/App.tsx';
+import { narrowFromHash } from './views/nav.ts';
 import './views/styles.css';
 
 const phase = signal<'loading' | 'login' | 'app' | 'error'>('loading');
@@ -21,6 +22,9 @@ async function boot(): Promise<void> {
   };
   try {
     await client.start();
+    // The first page of messages is on its way while the app renders.
+    const narrow = narrowFromHash();
+    if (narrow) void client.loadInitial(client.store.messages.list(narrow)).catch(() => undefined);
     phase.value = 'app';
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) phase.value = 'login';

@@ -161,15 +161,22 @@ export class Client {
     this.store.unread.applyRead(unread);
     this.store.messages.applyFlags('add', 'read', unread);
     for (const id of unread) this.pendingRead.add(id);
+    this.flushReads(300);
+  }
+
+  private flushReads(delay: number): void {
     if (this.readTimer) return;
     this.readTimer = setTimeout(() => {
       this.readTimer = null;
       const batch = [...this.pendingRead];
       this.pendingRead.clear();
+      if (batch.length === 0) return;
       this.api.post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => {
+        // Offline: tried again later (the messages show as read meanwhile).
         for (const id of batch) this.pendingRead.add(id);
+        this.flushReads(5_000);
       });
-    }, 300);
+    }, delay);
   }
 
   async setFlag(ids: number[], flag: string, on: boolean): Promise<void> {

@@ -89,6 +89,12 @@ export function readHash(): void {
   if (stream && typeof stream.operand === 'number') void client.loadTopics(stream.operand).catch(() => undefined);
 }
 
+/** The narrow the URL asks for (null for other views), to fetch its messages while the app renders. */
+export function narrowFromHash(): Narrow | null {
+  if (location.hash === '#drafts') return null;
+  return fromTerms(hashToNarrow(location.hash, lookups) ?? []);
+}
+
 export function currentNarrow(): Narrow {
   const v = view.value;
   return v.kind === 'narrow' ? v.narrow : [];

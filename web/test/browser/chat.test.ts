@@ -86,6 +86,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     // The count shows in Bob's sidebar, then goes once he reads the message.
     await bobNav.getByRole('link', { name: /^general/ }).getByLabel('1 unread').waitFor();
     await bobNav.getByRole('link', { name: /^lunch/ }).getByLabel('1 unread').waitFor();
+    assert.match(await bob.page.title(), /^\(1\) #design - /);
     await bobNav.getByRole('link', { name: /^lunch/ }).click();
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' }).waitFor();
     await bobNav.getByRole('link', { name: /^general/ }).getByLabel('1 unread').waitFor({ state: 'detached' });
