@@ -1,0 +1,277 @@
+// Connects the store to the server: register and events feed the store; fetches and actions
+// go through here. Views call these methods; nothing else in the app touches the network.
+import { signal } from '@preact/signals';
+import { Api, ApiError, csrfHeaders, type Params } from './http.ts';
+import { EventQueue, type ConnectionStatus, type QueueOptions } from './queue.ts';
+import type { Store } from '../store/index.ts';
+import type { MessageList } from '../store/messages.ts';
+import type { Draft, Message, Narrow } from '../store/types.ts';
+
+export interface FetchResult {
+  messages: Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+  found_anchor: boolean;
+  anchor: number;
+}
+
+export type Outgoing = { type: 'stream'; streamId: number; topic: string; content: string } | { type: 'private'; to: number[]; content: string };
+
+const PAGE = 100;
+
+export class Client {
+  readonly status = signal<ConnectionStatus>('connecting');
+  queue: EventQueue | null = null;
+  /** The list the person looks at: kept across a lost queue and refetched from its end. */
+  current: MessageList | null = null;
+  onUnauthorized: () => void = () => undefined;
+  private readonly pendingRead = new Set<number>();
+  private readTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly api: Api,
+    readonly store: Store,
+    private readonly queueOptions: QueueOptions = {},
+  ) {}
+
+  /** Registers and starts polling; rejects with ApiError 401 when not logged in. */
+  async start(): Promise<void> {
+    this.queue = new EventQueue(
+      this.api,
+      {
+        onSnapshot: (state, reconnect) => this.onSnapshot(state, reconnect),
+        onEvents: (events) => this.store.apply(events),
+        onStatus: (s) => (this.status.value = s),
+        onUnauthorized: () => this.onUnauthorized(),
+      },
+      this.queueOptions,
+    );
+    await this.queue.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.queue?.stop();
+  }
+
+  private async onSnapshot(state: Record<string, unknown>, reconnect: boolean): Promise<void> {
+    this.store.load(state);
+    if (!reconnect) return;
+    // Events between the lost queue and the new one never reached us: lists other than the
+    // one on screen are dropped (refetched when opened); that one fetches what came after it.
+    this.store.messages.resetLists(this.current ?? undefined);
+    const list = this.current;
+    if (list) await this.catchUp(list);
+  }
+
+  /** Fetches everything after a list's last message (after a lost queue or a gap). */
+  async catchUp(list: MessageList): Promise<void> {
+    for (;;) {
+      const last = list.ids[list.ids.length - 1];
+      if (last === undefined) {
+        await this.loadInitial(list, true);
+        return;
+      }
+      const r = await this.fetch(list.narrow, last, 0, 1000);
+      this.store.addFetched(r.messages);
+      list.addRange(r.messages.filter((m) => m.id !== last).map((m) => m.id), false, r.found_newest);
+      if (r.found_newest || r.messages.length <= 1) {
+        list.foundNewest = true;
+        list.touch();
+        return;
+      }
+    }
+  }
+
+  fetch(narrow: Narrow, anchor: number | string, before: number, after: number): Promise<FetchResult> {
+    return this.api.get<FetchResult>('/messages', {
+      anchor: String(anchor),
+      num_before: before,
+      num_after: after,
+      narrow,
+      apply_markdown: true,
+      client_gravatar: false,
+    });
+  }
+
+  private loading = new Set<string>();
+
+  /** The first page of a list, around its first unread message. */
+  async loadInitial(list: MessageList, force = false): Promise<void> {
+    if ((list.loaded && !force) || this.loading.has(list.key)) return;
+    this.loading.add(list.key);
+    try {
+      const r = await this.fetch(list.narrow, 'first_unread', PAGE / 2, PAGE / 2);
+      this.store.addFetched(r.messages);
+      list.anchor = r.anchor;
+      list.addRange(r.messages.map((m) => m.id), r.found_oldest, r.found_newest);
+    } finally {
+      this.loading.delete(list.key);
+    }
+  }
+
+  async loadOlder(list: MessageList): Promise<void> {
+    const first = list.ids[0];
+    if (list.foundOldest || first === undefined || this.loading.has(list.key)) return;
+    this.loading.add(list.key);
+    try {
+      const r = await this.fetch(list.narrow, first, PAGE, 0);
+      this.store.addFetched(r.messages);
+      list.addRange(r.messages.filter((m) => m.id !== first).map((m) => m.id), r.found_oldest, false);
+    } finally {
+      this.loading.delete(list.key);
+    }
+  }
+
+  async loadNewer(list: MessageList): Promise<void> {
+    const last = list.ids[list.ids.length - 1];
+    if (list.foundNewest || last === undefined || this.loading.has(list.key)) return;
+    this.loading.add(list.key);
+    try {
+      const r = await this.fetch(list.narrow, last, 0, PAGE);
+      this.store.addFetched(r.messages);
+      list.addRange(r.messages.filter((m) => m.id !== last).map((m) => m.id), false, r.found_newest);
+    } finally {
+      this.loading.delete(list.key);
+    }
+  }
+
+  async loadTopics(streamId: number): Promise<void> {
+    const r = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
+    this.store.streams.setTopics(streamId, r.topics);
+  }
+
+  // --- actions -------------------------------------------------------------------------
+
+  async send(m: Outgoing): Promise<number> {
+    const params: Params =
+      m.type === 'stream'
+        ? { type: 'stream', to: m.streamId, topic: m.topic, content: m.content }
+        : { type: 'direct', to: m.to, content: m.content };
+    params.queue_id = this.queue?.queueId ?? undefined;
+    params.local_id = String(Math.random()).slice(2, 10);
+    const r = await this.api.post<{ id: number }>('/messages', params);
+    return r.id;
+  }
+
+  /** Marks messages read soon, in one request for everything seen in the meantime. */
+  markRead(ids: number[]): void {
+    const unread = ids.filter((id) => this.store.unread.has(id));
+    if (unread.length === 0) return;
+    // Shown as read at once; the server's event confirms it.
+    this.store.unread.applyRead(unread);
+    this.store.messages.applyFlags('add', 'read', unread);
+    for (const id of unread) this.pendingRead.add(id);
+    this.flushReads(300);
+  }
+
+  private flushReads(delay: number): void {
+    if (this.readTimer) return;
+    this.readTimer = setTimeout(() => {
+      this.readTimer = null;
+      const batch = [...this.pendingRead];
+      this.pendingRead.clear();
+      if (batch.length === 0) return;
+      this.api.post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => {
+        // Offline: tried again later (the messages show as read meanwhile).
+        for (const id of batch) this.pendingRead.add(id);
+        this.flushReads(5_000);
+      });
+    }, delay);
+  }
+
+  async setFlag(ids: number[], flag: string, on: boolean): Promise<void> {
+    await this.api.post('/messages/flags', { messages: ids, op: on ? 'add' : 'remove', flag });
+  }
+
+  async markUnreadFrom(id: number): Promise<void> {
+    await this.api.post('/messages/flags', { messages: [id], op: 'remove', flag: 'read' });
+  }
+
+  async edit(id: number, content: string): Promise<void> {
+    await this.api.patch(`/messages/${id}`, { content });
+  }
+
+  async moveTopic(id: number, opts: { topic?: string; streamId?: number; mode: 'change_one' | 'change_later' | 'change_all' }): Promise<void> {
+    await this.api.patch(`/messages/${id}`, { topic: opts.topic, stream_id: opts.streamId, propagate_mode: opts.mode });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.api.delete(`/messages/${id}`);
+  }
+
+  async rawContent(id: number): Promise<string> {
+    const r = await this.api.get<{ message: { content: string } }>(`/messages/${id}`, { apply_markdown: false });
+    return r.message.content;
+  }
+
+  async history(id: number): Promise<Record<string, unknown>[]> {
+    const r = await this.api.get<{ message_history: Record<string, unknown>[] }>(`/messages/${id}/history`);
+    return r.message_history;
+  }
+
+  async toggleReaction(m: Message, emoji: { name: string; code: string; type: string }): Promise<void> {
+    const mine = m.reactions.some((r) => r.user_id === this.store.me && r.emoji_code === emoji.code && r.reaction_type === emoji.type);
+    const params = { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type };
+    if (mine) await this.api.delete(`/messages/${m.id}/reactions`, params);
+    else await this.api.post(`/messages/${m.id}/reactions`, params);
+  }
+
+  async render(content: string): Promise<string> {
+    const r = await this.api.post<{ rendered: string }>('/messages/render', { content });
+    return r.rendered;
+  }
+
+  async saveDraft(d: Omit<Draft, 'id'> & { id?: number }): Promise<number> {
+    const draft = { type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: Math.floor(Date.now() / 1000) };
+    if (d.id !== undefined) {
+      try {
+        await this.api.patch(`/drafts/${d.id}`, { draft });
+        return d.id;
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 404) throw e;
+      }
+    }
+    const r = await this.api.post<{ ids: number[] }>('/drafts', { drafts: [draft] });
+    return r.ids[0]!;
+  }
+
+  async deleteDraft(id: number): Promise<void> {
+    await this.api.delete(`/drafts/${id}`).catch(() => undefined);
+  }
+
+  async typing(op: 'start' | 'stop', to: { streamId: number; topic: string } | { userIds: number[] }): Promise<void> {
+    const params = 'streamId' in to ? { op, type: 'stream', stream_id: to.streamId, topic: to.topic } : { op, type: 'direct', to: to.userIds };
+    await this.api.post('/typing', params).catch(() => undefined);
+  }
+
+  async reportPresence(active: boolean): Promise<void> {
+    await this.api.post('/users/me/presence', { status: active ? 'active' : 'idle', new_user_input: active, slim_presence: true }).catch(() => undefined);
+  }
+
+  upload(file: Blob, name: string, onProgress: (f: number) => void): Promise<{ url: string; filename: string }> {
+    return this.api.upload(file, name, onProgress);
+  }
+}
+
+/** Logs in with the session endpoint (outside `/json`). */
+export async function login(email: string, password: string): Promise<void> {
+  const res = await fetch('/accounts/login/', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password }).toString(),
+    credentials: 'same-origin',
+  });
+  let json: Record<string, unknown> = {};
+  try {
+    json = (await res.json()) as Record<string, unknown>;
+  } catch {
+    /* not JSON: reported below */
+  }
+  if (!res.ok || json.result !== 'success') {
+    throw new ApiError(String(json.msg ?? `Login failed (HTTP ${res.status})`), res.status, String(json.code ?? 'BAD_REQUEST'), json);
+  }
+}
+
+export async function logout(): Promise<void> {
+  await fetch('/accounts/logout/', { method: 'POST', headers: { Accept: 'application/json', ...csrfHeaders() }, credentials: 'same-origin' }).catch(() => undefined);
+}

@@ -1,0 +1,126 @@
+// Small stores: typing, drafts, your settings and the organization's.
+import { signal } from '@preact/signals';
+import { dmKey } from './match.ts';
+import type { Draft } from './types.ts';
+
+export interface Typist {
+  userId: number;
+  expires: number;
+}
+
+/** Who is typing where; a conversation is `s:<stream>:<topic>` or `d:<dm key>`. */
+export class TypingStore {
+  readonly byConversation = signal<Map<string, Typist[]>>(new Map());
+
+  static streamKey(streamId: number, topic: string): string {
+    return `s:${streamId}:${topic.toLowerCase()}`;
+  }
+  static dmKey(userIds: number[], me: number): string {
+    return `d:${dmKey(userIds, me)}`;
+  }
+
+  apply(e: Record<string, unknown>, me: number, now = Date.now()): void {
+    const sender = (e.sender as { user_id: number }).user_id;
+    if (sender === me) return;
+    const key =
+      e.message_type === 'stream'
+        ? TypingStore.streamKey(e.stream_id as number, String(e.topic ?? ''))
+        : TypingStore.dmKey([...((e.recipients ?? []) as { user_id: number }[]).map((r) => r.user_id), sender], me);
+    const next = new Map(this.byConversation.value);
+    const list = (next.get(key) ?? []).filter((t) => t.userId !== sender);
+    // A typist that never says stop (closed tab) fades after 15 s, as in the reference.
+    if (e.op === 'start') list.push({ userId: sender, expires: now + 15_000 });
+    if (list.length) next.set(key, list);
+    else next.delete(key);
+    this.byConversation.value = next;
+  }
+
+  /** A message from someone ends their typing there. */
+  stop(key: string, userId: number): void {
+    const list = this.byConversation.value.get(key);
+    if (!list?.some((t) => t.userId === userId)) return;
+    const next = new Map(this.byConversation.value);
+    const rest = list.filter((t) => t.userId !== userId);
+    if (rest.length) next.set(key, rest);
+    else next.delete(key);
+    this.byConversation.value = next;
+  }
+
+  expire(now = Date.now()): void {
+    let changed = false;
+    const next = new Map<string, Typist[]>();
+    for (const [k, list] of this.byConversation.value) {
+      const kept = list.filter((t) => t.expires > now);
+      if (kept.length !== list.length) changed = true;
+      if (kept.length) next.set(k, kept);
+    }
+    if (changed) this.byConversation.value = next;
+  }
+}
+
+export class DraftStore {
+  readonly byId = signal<Map<number, Draft>>(new Map());
+
+  load(state: Record<string, unknown>): void {
+    this.byId.value = new Map(((state.drafts ?? []) as Draft[]).map((d) => [d.id, d]));
+  }
+
+  apply(e: Record<string, unknown>): void {
+    const next = new Map(this.byId.value);
+    if (e.op === 'add') for (const d of e.drafts as Draft[]) next.set(d.id, d);
+    else if (e.op === 'update') next.set((e.draft as Draft).id, e.draft as Draft);
+    else if (e.op === 'remove') next.delete(e.draft_id as number);
+    this.byId.value = next;
+  }
+}
+
+export type Settings = Record<string, unknown>;
+
+export class SettingsStore {
+  /** Your settings (`user_settings`). */
+  readonly user = signal<Settings>({});
+  /** The organization's settings (`realm_*` fields of the snapshot, without the prefix). */
+  readonly realm = signal<Settings>({});
+  readonly me = signal({ user_id: 0, email: '', full_name: '', is_admin: false });
+  readonly alertWords = signal<string[]>([]);
+  /** User groups, for @-mentions. */
+  readonly groups = signal<{ id: number; name: string }[]>([]);
+
+  load(state: Record<string, unknown>): void {
+    this.user.value = { ...((state.user_settings ?? {}) as Settings) };
+    const realm: Settings = {};
+    for (const [k, v] of Object.entries(state)) if (k.startsWith('realm_') && !Array.isArray(v)) realm[k.slice(6)] = v;
+    this.realm.value = realm;
+    this.me.value = {
+      user_id: state.user_id as number,
+      email: String(state.email ?? ''),
+      full_name: String(state.full_name ?? ''),
+      is_admin: state.is_admin === true,
+    };
+    this.alertWords.value = (state.alert_words ?? []) as string[];
+    this.groups.value = ((state.realm_user_groups ?? []) as { id: number; name: string; is_system_group?: boolean }[]).filter((g) => !g.is_system_group).map((g) => ({ id: g.id, name: g.name }));
+  }
+
+  applyUserGroup(e: Record<string, unknown>): void {
+    const group = e.group as { id: number; name: string; is_system_group?: boolean } | undefined;
+    if (e.op === 'add' && group && !group.is_system_group) this.groups.value = [...this.groups.value, { id: group.id, name: group.name }];
+    else if (e.op === 'remove') this.groups.value = this.groups.value.filter((g) => g.id !== e.group_id);
+    else if (e.op === 'update' && typeof (e.data as { name?: string } | undefined)?.name === 'string') {
+      const name = (e.data as { name: string }).name;
+      this.groups.value = this.groups.value.map((g) => (g.id === e.group_id ? { ...g, name } : g));
+    }
+  }
+
+  applyUserSettings(e: Record<string, unknown>): void {
+    if (e.op === 'update') this.user.value = { ...this.user.value, [String(e.property)]: e.value };
+  }
+
+  applyRealm(e: Record<string, unknown>): void {
+    if (e.op === 'update') this.realm.value = { ...this.realm.value, [String(e.property)]: e.value };
+    else if (e.op === 'update_dict') this.realm.value = { ...this.realm.value, ...(e.data as Settings) };
+  }
+
+  applyAlertWords(e: Record<string, unknown>): void {
+    this.alertWords.value = (e.alert_words ?? []) as string[];
+  }
+}

@@ -1,0 +1,46 @@
+// What the organization's rules let you do with a message (the realm's policies, as the
+// server checks them; the server still decides, this only keeps impossible actions off menus).
+import type { Message } from './types.ts';
+
+export const POLICY = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6 } as const;
+const ROLE = { OWNER: 100, ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
+
+export function policyAllows(policy: unknown, role: number): boolean {
+  switch (policy) {
+    case POLICY.EVERYONE:
+      return true;
+    case POLICY.MEMBERS:
+    case POLICY.FULL_MEMBERS:
+      return role <= ROLE.MEMBER;
+    case POLICY.MODERATORS:
+      return role <= ROLE.MODERATOR;
+    case POLICY.ADMINS:
+      return role <= ROLE.ADMIN;
+    default:
+      return false;
+  }
+}
+
+const withinLimit = (limit: unknown, m: Message, now: number): boolean => typeof limit !== 'number' || limit === 0 || now - m.timestamp < limit;
+
+export interface Rules {
+  me: number;
+  role: number;
+  realm: Record<string, unknown>;
+  now: number;
+}
+
+export function canEdit(m: Message, r: Rules): boolean {
+  return m.sender_id === r.me && r.realm.allow_message_editing !== false && withinLimit(r.realm.message_content_edit_limit_seconds ?? 600, m, r.now);
+}
+
+export function canDelete(m: Message, r: Rules): boolean {
+  if (r.role <= ROLE.ADMIN) return true;
+  return m.sender_id === r.me && policyAllows(r.realm.delete_own_message_policy ?? POLICY.ADMINS, r.role) && withinLimit(r.realm.message_content_delete_limit_seconds, m, r.now);
+}
+
+export function canMoveTopic(m: Message, r: Rules): boolean {
+  if (m.type !== 'stream') return false;
+  if (r.role <= ROLE.MODERATOR) return true;
+  return policyAllows(r.realm.edit_topic_policy ?? POLICY.EVERYONE, r.role) && withinLimit(r.realm.move_messages_within_stream_limit_seconds ?? 604800, m, r.now);
+}

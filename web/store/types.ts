@@ -1,0 +1,75 @@
+// The shapes the app keeps, as the API sends them (only the fields the app reads).
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
+}
+
+export interface DmRecipient {
+  id: number;
+  email: string;
+  full_name: string;
+}
+
+export interface Message {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  avatar_url: string | null;
+  timestamp: number;
+  content: string;
+  subject: string;
+  type: 'stream' | 'private';
+  stream_id?: number;
+  display_recipient: string | DmRecipient[];
+  reactions: Reaction[];
+  flags: string[];
+  last_edit_timestamp?: number;
+  is_me_message?: boolean;
+  /** Search narrows: the content and topic with matches marked. */
+  match_content?: string;
+  match_subject?: string;
+}
+
+export interface User {
+  user_id: number;
+  full_name: string;
+  email: string;
+  avatar_url: string | null;
+  is_bot: boolean;
+  is_active: boolean;
+  role: number;
+}
+
+export interface Subscription {
+  stream_id: number;
+  name: string;
+  color: string;
+  description: string;
+  is_muted: boolean;
+  pin_to_top: boolean;
+  invite_only: boolean;
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
+}
+
+export interface Draft {
+  id: number;
+  type: 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+/** A narrow in the API's form. */
+export interface Term {
+  operator: string;
+  operand: string | number | number[];
+  negated?: boolean;
+}
+export type Narrow = Term[];
+
+export const ROLE_ADMIN = 200;

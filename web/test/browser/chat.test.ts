@@ -1,0 +1,308 @@
+// Two people chat in two browser contexts against a real server: log in, send and receive live,
+// unread counts, reading, reactions, edits, deletion, search, DMs, uploads, drafts, a server
+// restart, logging out, the phone layout, and axe-core on the login page and the main view.
+// Elements are found by role and accessible name only.
+import { after, afterEach, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+import type { Account } from '../../../test/helpers/server.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+describe('the web client', { skip: skip ?? false }, () => {
+  let env: Env;
+  let aliceAccount: Account;
+  let bobAccount: Account;
+  let alice: Person;
+  let bob: Person;
+  const pw = (name: string) => `pw-${name}-secret`;
+
+  before(async () => {
+    env = await setUp();
+    aliceAccount = await env.server.createUser('Alice');
+    bobAccount = await env.server.createUser('Bob');
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', {
+      subscriptions: [{ name: 'general' }, { name: 'design' }],
+      principals: [aliceAccount.email, bobAccount.email, env.server.owner.email],
+    });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Welcome to design' });
+    // Members may delete their own messages here (the default leaves it to administrators).
+    await env.server.ok('PATCH', '/api/v1/realm', { delete_own_message_policy: 5 });
+  });
+
+  after(async () => {
+    await env?.close();
+  });
+
+  // On a failure, screenshots of both people's pages help to see why.
+  afterEach(async (t) => {
+    if (!process.env.PARLEY_BROWSER_SHOTS) return;
+    const dir = process.env.PARLEY_BROWSER_SHOTS;
+    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+    await alice?.page.screenshot({ path: `${dir}/${name}-alice.png` }).catch(() => undefined);
+    await bob?.page.screenshot({ path: `${dir}/${name}-bob.png` }).catch(() => undefined);
+  });
+
+  test('the login page refuses a wrong password, has no serious axe violation, and logs in', async () => {
+    const context = await newContext(env);
+    const page = await context.newPage();
+    await page.goto(env.url + '/');
+    await page.getByRole('textbox', { name: 'Email' }).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await page.getByRole('textbox', { name: 'Email' }).fill(aliceAccount.email);
+    await page.getByRole('textbox', { name: 'Password' }).fill('wrong');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: /incorrect/i }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Streams' }).count(), 0);
+    await context.close();
+
+    alice = await logIn(env, aliceAccount.email, pw('Alice'));
+    bob = await logIn(env, bobAccount.email, pw('Bob'));
+    // Reloading keeps the session.
+    await alice.page.reload();
+    await alice.page.getByRole('navigation', { name: 'Streams' }).waitFor();
+  });
+
+  test('the main view has no serious axe violation', async () => {
+    await alice.page.getByRole('article').first().waitFor();
+    assert.deepEqual(await axeViolations(alice.page), []);
+  });
+
+  test('a message sent by Alice arrives live for Bob with an unread count, read when seen', async () => {
+    // Bob looks at another stream, so the message stays unread for him.
+    const bobNav = bob.page.getByRole('navigation', { name: 'Streams' });
+    await bobNav.getByRole('link', { name: /^design/ }).click();
+    await bob.page.getByRole('heading', { name: '#design' }).waitFor();
+    const nav = alice.page.getByRole('navigation', { name: 'Streams' });
+    await nav.getByRole('link', { name: /^general/ }).click();
+    await alice.page.getByRole('button', { name: 'New topic' }).click();
+    await alice.page.getByRole('textbox', { name: 'Topic' }).fill('lunch');
+    await alice.page.getByRole('textbox', { name: 'Message' }).fill('Pizza at noon?');
+    await alice.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' }).waitFor();
+    assert.equal(await alice.page.getByRole('textbox', { name: 'Message' }).inputValue(), '');
+
+    // The count shows in Bob's sidebar, then goes once he reads the message.
+    await bobNav.getByRole('link', { name: /^general/ }).getByLabel('1 unread').waitFor();
+    await bobNav.getByRole('link', { name: /^lunch/ }).getByLabel('1 unread').waitFor();
+    assert.match(await bob.page.title(), /^\(1\) #design - /);
+    await bobNav.getByRole('link', { name: /^lunch/ }).click();
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' }).waitFor();
+    await bobNav.getByRole('link', { name: /^general/ }).getByLabel('1 unread').waitFor({ state: 'detached' });
+  });
+
+  test('Bob reacts; Alice sees it live and toggles the same reaction', async () => {
+    const msg = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
+    await msg.hover();
+    await msg.getByRole('button', { name: 'Add reaction' }).click();
+    await bob.page.getByRole('searchbox', { name: 'Search emoji' }).fill('tada');
+    await bob.page.getByRole('button', { name: /^tada$/ }).first().click();
+    const aliceMsg = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
+    const reaction = aliceMsg.getByRole('button', { name: /tada: 1/ });
+    await reaction.waitFor();
+    await reaction.click();
+    await aliceMsg.getByRole('button', { name: /tada: 2/ }).waitFor();
+    await msg.getByRole('button', { name: /tada: 2/ }).waitFor();
+  });
+
+  test('Alice edits her message and sees its history; Bob sees the new text', async () => {
+    const msg = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
+    await msg.hover();
+    await msg.getByRole('button', { name: 'Message actions' }).click();
+    await alice.page.getByRole('menuitem', { name: 'Edit message' }).click();
+    const box = alice.page.getByRole('textbox', { name: 'Edit message content' });
+    await box.fill('Pizza at one?');
+    await alice.page.getByRole('button', { name: 'Save' }).click();
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at one?' }).waitFor();
+    const edited = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at one?' });
+    await edited.hover();
+    await edited.getByRole('button', { name: 'Message actions' }).click();
+    await alice.page.getByRole('menuitem', { name: 'View edit history' }).click();
+    const dialog = alice.page.getByRole('dialog', { name: 'Message edit history' });
+    await dialog.getByText('Pizza at noon?').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  test('Alice stars and deletes a message; it disappears for Bob', async () => {
+    const page = alice.page;
+    if ((await page.getByRole('textbox', { name: 'Message' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('oops, wrong topic');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const bobMsg = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'oops, wrong topic' });
+    await bobMsg.waitFor();
+    const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'oops, wrong topic' });
+    await msg.hover();
+    await msg.getByRole('button', { name: 'Message actions' }).click();
+    await page.getByRole('menuitem', { name: 'Star message' }).click();
+    await msg.getByRole('img', { name: 'Starred' }).waitFor();
+    await msg.getByRole('button', { name: 'Message actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete message' }).click();
+    await page.getByRole('dialog', { name: 'Delete message?' }).getByRole('button', { name: 'Delete' }).click();
+    await bobMsg.waitFor({ state: 'detached' });
+    await msg.waitFor({ state: 'detached' });
+  });
+
+  test('search finds a message and highlights the match', async () => {
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'colors', content: 'The teal palette is final' }, aliceAccount);
+    const search = bob.page.getByRole('searchbox', { name: 'Search', exact: true });
+    await search.fill('palette');
+    await search.press('Enter');
+    const hit = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The teal palette is final' });
+    await hit.waitFor();
+    // The match is marked in the rendered content the search answered with.
+    assert.match(await hit.innerHTML(), /<span class="highlight">palette<\/span>/);
+    assert.match(bob.page.url(), /#narrow\/search\/palette/);
+    assert.equal(await bob.page.getByRole('main').getByRole('article').count(), 1);
+    // Back returns to the previous narrow.
+    await bob.page.goBack();
+    await bob.page.waitForURL((u) => !u.hash.includes('search'));
+  });
+
+  test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
+    const page = alice.page;
+    await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Just between us');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
+    const dmLink = bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ });
+    await dmLink.getByLabel('1 unread').waitFor();
+    await dmLink.click();
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
+    await dmLink.getByLabel('1 unread').waitFor({ state: 'detached' });
+  });
+
+  test('Bob sees Alice typing, and a file Alice attaches becomes a link', async () => {
+    const page = alice.page;
+    await page.getByRole('textbox', { name: 'Message' }).pressSequentially('I am writing');
+    await bob.page.getByText('Alice is typing…').waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).fill('');
+    await page.getByLabel('Attach files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello file') });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await page.waitForFunction(() => (document.querySelector('textarea[aria-label="Message"]') as HTMLTextAreaElement | null)?.value.includes('/user_uploads/'));
+    assert.match(await box.inputValue(), /\[notes\.txt\]\(\/user_uploads\/.+notes\.txt\)/);
+    await box.press('Enter');
+    await bob.page.getByRole('article', { name: /Alice/ }).getByRole('link', { name: 'notes.txt' }).waitFor();
+    await bob.page.getByText('Alice is typing…').waitFor({ state: 'detached' });
+  });
+
+  test('an unsent message is kept as a draft and restored', async () => {
+    const page = alice.page;
+    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^design/ }).click();
+    await page.getByRole('button', { name: 'Close compose' }).click();
+    await page.getByRole('button', { name: 'New topic' }).click();
+    await page.getByRole('textbox', { name: 'Topic' }).fill('drafts');
+    await page.getByRole('textbox', { name: 'Message' }).fill('A thought for later');
+    await page.getByText('Draft saved').waitFor();
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Drafts/ }).click();
+    const draft = page.getByRole('article', { name: /Draft to #design/ });
+    await draft.getByText('A thought for later').waitFor();
+    await draft.getByRole('button', { name: 'Restore draft' }).click();
+    assert.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), 'A thought for later');
+    await page.getByRole('button', { name: 'Close compose' }).click();
+  });
+
+  test('after a server restart the app reconnects and receives new messages', async () => {
+    await env.restart();
+    // A dropped connection is announced while the server is away, then recovered.
+    const sent = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Back after the restart' }, aliceAccount);
+    await bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Back after the restart' }).waitFor({ timeout: 20_000 });
+    assert.equal(await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Back after the restart' }).count(), 1);
+    await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
+    void sent;
+  });
+
+  test('a lost connection shows the reconnecting banner and recovers by itself', async () => {
+    const port = env.relay.target;
+    env.relay.target = 1; // nothing listens there: requests fail until it points back
+    env.relay.cut();
+    await bob.page.getByText('Reconnecting…').waitFor({ timeout: 15_000 });
+    env.relay.target = port;
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Connection is back' }, aliceAccount);
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Connection is back' }).waitFor({ timeout: 30_000 });
+    await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
+  });
+
+  test('scrolling up loads older history without moving what is on screen', async () => {
+    const page = alice.page;
+    for (let i = 0; i < 260; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'history', content: `History ${i}` });
+    await env.server.ok('POST', '/api/v1/mark_all_as_read', {}, aliceAccount);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/history`);
+    await page.getByRole('article').filter({ hasText: 'History 259' }).waitFor();
+    const main = page.getByRole('main');
+    assert.equal(await main.getByRole('article').filter({ hasText: /History 0$/ }).count(), 0);
+    // At the top of what is loaded, older messages come in above without moving the view.
+    const toTop = () =>
+      main.evaluate((m) => {
+        const scroller = [...m.querySelectorAll('div')].find((d) => getComputedStyle(d).overflowY === 'auto')!;
+        scroller.scrollTop = 0;
+        const first = scroller.querySelector('article')!;
+        return { text: first.textContent ?? '', y: first.getBoundingClientRect().top };
+      });
+    const before = await toTop();
+    const firstText = before.text.match(/History \d+/)![0];
+    await page.waitForFunction((t) => !document.querySelector('main article')?.textContent?.includes(t), firstText);
+    const after = await main.getByRole('article').filter({ hasText: new RegExp(`${firstText}$`) }).boundingBox();
+    assert.ok(after && Math.abs(after.y - before.y) < 3, `the message on screen moved from ${before.y} to ${after?.y}`);
+    for (let i = 0; i < 20 && (await main.getByRole('article').filter({ hasText: /History 0$/ }).count()) === 0; i++) {
+      await toTop();
+      await page.waitForTimeout(300);
+    }
+    await main.getByRole('article').filter({ hasText: /History 0$/ }).first().waitFor();
+  });
+
+  test('keyboard: ? lists the shortcuts, c composes to the topic with typeahead, Esc closes, / searches', async () => {
+    const page = alice.page;
+    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^lunch/ }).click();
+    await page.getByRole('heading', { name: '#general > lunch' }).waitFor();
+    if ((await page.getByRole('button', { name: 'Close compose' }).count()) > 0) await page.getByRole('button', { name: 'Close compose' }).click();
+    await page.getByRole('main').getByRole('heading').click();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await page.keyboard.press('c');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'Topic' }).inputValue(), 'lunch');
+    assert.ok(await box.evaluate((el) => el === document.activeElement));
+    await box.pressSequentially('Hi @Bo');
+    await page.getByRole('option', { name: /Bob/ }).waitFor();
+    await box.press('Enter');
+    assert.equal(await box.inputValue(), `Hi @**Bob|${bobAccount.id}** `);
+    await box.press('Escape');
+    await box.waitFor({ state: 'detached' });
+    await page.keyboard.press('/');
+    assert.ok(await page.getByRole('searchbox', { name: 'Search', exact: true }).evaluate((el) => el === document.activeElement));
+    await page.keyboard.press('Escape');
+  });
+
+  test('on a phone the sidebars are drawers behind named buttons', async () => {
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
+    const nav = phone.page.getByRole('navigation', { name: 'Streams', includeHidden: true });
+    assert.equal(await nav.isVisible(), false);
+    await phone.page.getByRole('button', { name: 'Open streams' }).click();
+    await nav.getByRole('link', { name: /^design/ }).click();
+    await phone.page.getByRole('heading', { name: '#design' }).waitFor();
+    assert.equal(await nav.isVisible(), false);
+    await phone.page.getByRole('button', { name: 'Open users' }).click();
+    await phone.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Alice/ }).waitFor();
+    await phone.context.close();
+  });
+
+  test('log out ends the session', async () => {
+    const page = bob.page;
+    await page.getByRole('button', { name: 'Personal menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await alice.context.close();
+    await bob.context.close();
+  });
+});

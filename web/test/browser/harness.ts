@@ -1,0 +1,150 @@
+// Browser tests' harness: a real server on a temporary database behind a TCP relay on a fixed
+// port (so the page keeps its origin when the server restarts, and a dropped connection can be
+// simulated), and Debian's Chromium driven by playwright-core (never a browser download).
+import fs from 'node:fs';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { startServer, type StartOptions, type TestServer } from '../../../test/helpers/server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why browser tests cannot run here, or null; with CI=true they must run. */
+export function browserSkipReason(): string | null {
+  if (fs.existsSync(CHROMIUM)) {
+    if (!fs.existsSync('web/dist/index.html') && !fs.existsSync(new URL('../../dist/index.html', import.meta.url))) {
+      return 'the web app is not built: run `npm run build:web`';
+    }
+    return null;
+  }
+  const reason = `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium`;
+  if (process.env.CI === 'true' || process.env.PARLEY_BROWSER_TESTS === 'required') throw new Error(reason);
+  return reason;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Relays a fixed local port to the current server; `cut()` drops every open connection. */
+export class Relay {
+  private server: net.Server;
+  private sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(public target: number) {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.target, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      upstream.on('error', () => client.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+  }
+  listen(): Promise<void> {
+    return new Promise((resolve) =>
+      this.server.listen(0, '127.0.0.1', () => {
+        this.port = (this.server.address() as net.AddressInfo).port;
+        resolve();
+      }),
+    );
+  }
+  cut(): void {
+    for (const s of this.sockets) s.destroy();
+  }
+  close(): Promise<void> {
+    this.cut();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export interface Env {
+  server: TestServer;
+  relay: Relay;
+  url: string;
+  browser: Browser;
+  /** Stops the server and starts it again on the same data, behind the same relay. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function setUp(opts: StartOptions = {}): Promise<Env> {
+  let server = await startServer(opts);
+  const relay = new Relay(Number(new URL(server.baseUrl).port));
+  await relay.listen();
+  const browser = await launchBrowser();
+  const env: Env = {
+    server,
+    relay,
+    // The realm has no subdomain: it is served on the bare host.
+    url: `http://localhost:${relay.port}`,
+    browser,
+    async restart() {
+      const dataDir = server.config.dataDir;
+      const databaseUrl = server.databaseUrl;
+      await server.close({ keepData: true });
+      relay.cut();
+      server = await startServer({ ...opts, dataDir, databaseUrl });
+      env.server = server;
+      relay.target = Number(new URL(server.baseUrl).port);
+    },
+    async close() {
+      await browser.close();
+      await relay.close();
+      await server.close();
+    },
+  };
+  return env;
+}
+
+/** A context whose waits give up after a few seconds: a failing step fails fast. */
+export async function newContext(env: Env, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
+  const context = await env.browser.newContext({ viewport });
+  context.setDefaultTimeout(8_000);
+  return context;
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A new browser context (its own cookies) logged in as `email`. */
+export async function logIn(env: Env, email: string, password: string, viewport = { width: 1280, height: 800 }): Promise<Person> {
+  const context = await newContext(env, viewport);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`[page error ${email}]`, e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().includes('401')) console.error(`[console ${email}]`, m.text());
+  });
+  await page.goto(env.url + '/');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  // On a phone the sidebar is a closed drawer: present, not visible.
+  await page.getByRole('navigation', { name: 'Streams', includeHidden: true }).waitFor({ state: 'attached' });
+  return { context, page };
+}
+
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}

@@ -1,0 +1,259 @@
+// The client store: the register snapshot, then each event type's apply, with the unread
+// counts derived from what was applied.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Store } from '../../store/index.ts';
+import type { Message } from '../../store/types.ts';
+
+const ME = 10;
+const ALICE = 11;
+const BOB = 12;
+
+function snapshot(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    queue_id: 'q',
+    last_event_id: -1,
+    user_id: ME,
+    email: 'me@example.com',
+    full_name: 'Me',
+    realm_users: [
+      { user_id: ME, full_name: 'Me', email: 'me@example.com', avatar_url: null, is_bot: false, is_active: true, role: 400 },
+      { user_id: ALICE, full_name: 'Alice', email: 'alice@example.com', avatar_url: null, is_bot: false, is_active: true, role: 400 },
+      { user_id: BOB, full_name: 'Bob', email: 'bob@example.com', avatar_url: null, is_bot: false, is_active: true, role: 400 },
+    ],
+    subscriptions: [
+      { stream_id: 1, name: 'general', color: '#abc', description: '', is_muted: false, pin_to_top: false, invite_only: false },
+      { stream_id: 2, name: 'noise', color: '#def', description: '', is_muted: true, pin_to_top: false, invite_only: false },
+    ],
+    user_topics: [],
+    unread_msgs: {
+      count: 4,
+      streams: [
+        { stream_id: 1, topic: 'lunch', unread_message_ids: [100, 101] },
+        { stream_id: 2, topic: 'chatter', unread_message_ids: [102] },
+      ],
+      pms: [{ other_user_id: ALICE, unread_message_ids: [103] }],
+      huddles: [],
+      mentions: [101],
+    },
+    starred_messages: [],
+    recent_private_conversations: [{ user_ids: [ALICE], max_message_id: 103 }],
+    drafts: [],
+    presences: {},
+    ...extra,
+  };
+}
+
+function streamMessage(id: number, opts: Partial<Message> = {}): Message {
+  return {
+    id,
+    sender_id: ALICE,
+    sender_full_name: 'Alice',
+    sender_email: 'alice@example.com',
+    avatar_url: null,
+    timestamp: 1_700_000_000 + id,
+    content: `<p>m${id}</p>`,
+    subject: 'lunch',
+    type: 'stream',
+    stream_id: 1,
+    display_recipient: 'general',
+    reactions: [],
+    flags: [],
+    ...opts,
+  };
+}
+
+function dmMessage(id: number, users: number[], sender = ALICE): Message {
+  return streamMessage(id, {
+    type: 'private',
+    stream_id: undefined,
+    subject: '',
+    sender_id: sender,
+    display_recipient: users.map((u) => ({ id: u, email: `${u}@example.com`, full_name: String(u) })),
+  });
+}
+
+function loaded(extra?: Record<string, unknown>): Store {
+  const s = new Store();
+  s.load(snapshot(extra));
+  return s;
+}
+
+test('the snapshot gives unread counts; a muted stream counts apart from the total', () => {
+  const s = loaded();
+  const c = s.unread.counts.value;
+  assert.equal(c.total, 3);
+  assert.equal(c.byStream.get(1), 2);
+  assert.equal(c.byStream.get(2), 1);
+  assert.equal(c.byDm.get(String(ALICE)), 1);
+  assert.equal(c.mentions, 1);
+  assert.equal(c.dms, 1);
+});
+
+test('a message event adds an unread (not for your own read ones) and reaches lists that hold the newest', () => {
+  const s = loaded();
+  const general = s.messages.list([{ operator: 'channel', operand: 1 }]);
+  general.addRange([100, 101], true, true);
+  const dms = s.messages.list([{ operator: 'dm', operand: [ALICE] }]);
+  dms.addRange([103], true, true);
+  s.apply([{ type: 'message', message: streamMessage(104), flags: [] }]);
+  s.apply([{ type: 'message', message: streamMessage(105, { sender_id: ME }), flags: ['read'] }]);
+  s.apply([{ type: 'message', message: dmMessage(106, [ME, ALICE]), flags: [] }]);
+  assert.deepEqual(general.ids, [100, 101, 104, 105]);
+  assert.deepEqual(dms.ids, [103, 106]);
+  const c = s.unread.counts.value;
+  assert.equal(c.total, 5);
+  assert.equal(c.byTopic.get(`1\u0000lunch`), 3);
+  assert.equal(c.byDm.get(String(ALICE)), 2);
+  assert.equal(s.recentDms.value[0]!.maxId, 106);
+  // The same event twice (a retried poll) changes nothing.
+  s.apply([{ type: 'message', message: streamMessage(104), flags: [] }]);
+  assert.deepEqual(general.ids, [100, 101, 104, 105]);
+  assert.equal(s.unread.counts.value.total, 5);
+});
+
+test('a list that does not reach the newest message leaves live messages to its next fetch', () => {
+  const s = loaded();
+  const l = s.messages.list([{ operator: 'channel', operand: 1 }]);
+  l.addRange([50, 51], true, false);
+  s.apply([{ type: 'message', message: streamMessage(104), flags: [] }]);
+  assert.deepEqual(l.ids, [50, 51]);
+});
+
+test('update_message_flags: read removes unreads, unread with details brings them back, starred follows', () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100), streamMessage(101, { flags: ['mentioned'] })]);
+  s.apply([{ type: 'update_message_flags', op: 'add', flag: 'read', messages: [100, 101, 103], all: false }]);
+  let c = s.unread.counts.value;
+  assert.equal(c.total, 0);
+  assert.equal(c.mentions, 0);
+  assert.ok(s.messages.byId.get(100)!.flags.includes('read'));
+  s.apply([
+    {
+      type: 'update_message_flags',
+      op: 'remove',
+      flag: 'read',
+      messages: [101, 103],
+      all: false,
+      message_details: {
+        101: { type: 'stream', stream_id: 1, topic: 'lunch', mentioned: true },
+        103: { type: 'private', user_ids: [ALICE] },
+      },
+    },
+  ]);
+  c = s.unread.counts.value;
+  assert.equal(c.total, 2);
+  assert.equal(c.mentions, 1);
+  assert.equal(c.byDm.get(String(ALICE)), 1);
+  const starredList = s.messages.list([{ operator: 'is', operand: 'starred' }]);
+  starredList.addRange([], true, true);
+  s.apply([{ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [100], all: false }]);
+  assert.deepEqual([...s.starred.value], [100]);
+  assert.deepEqual(starredList.ids, [100]);
+  s.apply([{ type: 'update_message_flags', op: 'remove', flag: 'starred', messages: [100], all: false }]);
+  assert.deepEqual(starredList.ids, []);
+});
+
+test('a fetched message the snapshot did not list as unread (old unreads) becomes unread', () => {
+  const s = loaded();
+  s.addFetched([streamMessage(5)]);
+  assert.ok(s.unread.has(5));
+  s.addFetched([streamMessage(100, { flags: ['read'] })]);
+  assert.ok(!s.unread.has(100));
+});
+
+test('delete_message removes messages from lists, unreads and stars', () => {
+  const s = loaded({ starred_messages: [100] });
+  const l = s.messages.list([]);
+  l.addRange([100, 101, 103], true, true);
+  s.apply([{ type: 'delete_message', message_type: 'stream', message_ids: [100, 101] }]);
+  assert.deepEqual(l.ids, [103]);
+  assert.equal(s.unread.counts.value.byStream.get(1), undefined);
+  assert.equal(s.starred.value.size, 0);
+});
+
+test('update_message: an edit changes content and mentions; a topic move moves lists, unreads and topics', () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100), streamMessage(101, { flags: ['mentioned'] })]);
+  const lunch = s.messages.list([
+    { operator: 'channel', operand: 1 },
+    { operator: 'topic', operand: 'lunch' },
+  ]);
+  lunch.addRange([100, 101], true, true);
+  const dinner = s.messages.list([
+    { operator: 'channel', operand: 1 },
+    { operator: 'topic', operand: 'dinner' },
+  ]);
+  dinner.addRange([], true, true);
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101], rendered_content: '<p>new</p>', content: 'new', edit_timestamp: 5, flags: [] }]);
+  assert.equal(s.messages.byId.get(101)!.content, '<p>new</p>');
+  assert.equal(s.messages.byId.get(101)!.last_edit_timestamp, 5);
+  assert.equal(s.unread.counts.value.mentions, 0);
+  s.apply([{ type: 'update_message', message_id: 100, message_ids: [100, 101], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 6 }]);
+  assert.deepEqual(lunch.ids, []);
+  assert.deepEqual(dinner.ids, [100, 101]);
+  const c = s.unread.counts.value;
+  assert.equal(c.byTopic.get(`1\u0000lunch`), undefined);
+  assert.equal(c.byTopic.get(`1\u0000dinner`), 2);
+  assert.deepEqual(s.streams.topics.value.get(1)!.map((t) => t.name), ['dinner']);
+});
+
+test('reactions add and remove once per user and emoji', () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100)]);
+  const r = { type: 'reaction', message_id: 100, emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji', user_id: BOB };
+  s.apply([{ ...r, op: 'add' }, { ...r, op: 'add' }]);
+  assert.equal(s.messages.byId.get(100)!.reactions.length, 1);
+  s.apply([{ ...r, op: 'remove' }]);
+  assert.equal(s.messages.byId.get(100)!.reactions.length, 0);
+});
+
+test('muting a stream or a topic changes the total without any message event', () => {
+  const s = loaded();
+  assert.equal(s.unread.counts.value.total, 3);
+  s.apply([{ type: 'subscription', op: 'update', stream_id: 1, property: 'is_muted', value: true }]);
+  assert.equal(s.unread.counts.value.total, 1);
+  s.apply([{ type: 'user_topic', stream_id: 1, topic_name: 'Lunch', visibility_policy: 2, last_updated: 0 }]);
+  assert.equal(s.unread.counts.value.total, 3);
+  s.apply([{ type: 'user_topic', stream_id: 1, topic_name: 'lunch', visibility_policy: 1, last_updated: 0 }]);
+  s.apply([{ type: 'subscription', op: 'update', stream_id: 1, property: 'is_muted', value: false }]);
+  assert.equal(s.unread.counts.value.total, 1);
+  assert.equal(s.unread.counts.value.byTopic.get(`1\u0000lunch`), undefined);
+});
+
+test('typing: start and stop per conversation, a message ends it, silence expires it', () => {
+  const s = loaded();
+  s.apply([{ type: 'typing', op: 'start', message_type: 'stream', stream_id: 1, topic: 'lunch', sender: { user_id: ALICE, email: 'a' } }]);
+  s.apply([{ type: 'typing', op: 'start', message_type: 'direct', sender: { user_id: BOB, email: 'b' }, recipients: [{ user_id: BOB }, { user_id: ME }] }]);
+  assert.equal(s.typing.byConversation.value.get('s:1:lunch')![0]!.userId, ALICE);
+  assert.equal(s.typing.byConversation.value.get(`d:${BOB}`)![0]!.userId, BOB);
+  s.apply([{ type: 'message', message: streamMessage(200), flags: [] }]);
+  assert.equal(s.typing.byConversation.value.get('s:1:lunch'), undefined);
+  s.typing.expire(Date.now() + 20_000);
+  assert.equal(s.typing.byConversation.value.size, 0);
+});
+
+test('users, subscriptions, streams, drafts and settings follow their events', () => {
+  const s = loaded({ user_settings: { enter_sends: false } });
+  s.apply([
+    { type: 'realm_user', op: 'add', person: { user_id: 13, full_name: 'Carol', email: 'carol@example.com', avatar_url: null, is_bot: false, role: 400 } },
+    { type: 'realm_user', op: 'update', person: { user_id: ALICE, full_name: 'Alice A.' } },
+    { type: 'subscription', op: 'add', subscriptions: [{ stream_id: 3, name: 'design', color: '#123', description: '', is_muted: false, pin_to_top: false, invite_only: true }] },
+    { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 2, name: 'noise' }] },
+    { type: 'stream', op: 'update', stream_id: 1, property: 'name', value: 'main', name: 'general' },
+    { type: 'drafts', op: 'add', drafts: [{ id: 1, type: 'stream', to: [1], topic: 't', content: 'hi', timestamp: 1 }] },
+    { type: 'drafts', op: 'update', draft: { id: 1, type: 'stream', to: [1], topic: 't', content: 'hello', timestamp: 2 } },
+    { type: 'user_settings', op: 'update', property: 'enter_sends', value: true },
+    { type: 'presence', user_id: BOB, email: 'bob@example.com', server_timestamp: Date.now() / 1000, presence: { website: { status: 'active', timestamp: Math.floor(Date.now() / 1000), client: 'website', pushable: false } } },
+  ]);
+  assert.equal(s.users.name(13), 'Carol');
+  assert.equal(s.users.name(ALICE), 'Alice A.');
+  assert.deepEqual(s.streams.sorted.value.map((x) => x.name), ['design', 'main']);
+  assert.equal(s.drafts.byId.value.get(1)!.content, 'hello');
+  assert.equal(s.settings.user.value.enter_sends, true);
+  assert.equal(s.users.status(BOB), 'active');
+  assert.equal(s.users.status(ALICE), 'offline');
+  s.apply([{ type: 'drafts', op: 'remove', draft_id: 1 }, { type: 'realm_user', op: 'remove', person: { user_id: 13 } }]);
+  assert.equal(s.drafts.byId.value.size, 0);
+  assert.equal(s.users.active.value.some((u) => u.user_id === 13), false);
+});

@@ -1,0 +1,429 @@
+// Compose: to a stream and topic, or a DM to one or more people. Enter sends and Shift+Enter
+// starts a new line (swappable); the text is kept as a server draft while unsent; typing is
+// announced to the others; files attach by button, drag and drop or paste.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { client, store } from './context.ts';
+import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref } from './state.ts';
+import { currentNarrow } from './nav.ts';
+import { dmUserIds, operandIds } from '../store/match.ts';
+import type { Draft } from '../store/types.ts';
+import { ClipIcon, CloseIcon } from './icons.tsx';
+import { SuggestionList, comboProps, messageSuggestions, recipientSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
+
+/** Where compose would send from the narrow on screen. */
+export function composeTarget(newTopic = false): ComposeState {
+  const narrow = currentNarrow();
+  // Without a topic in the narrow, compose answers the selected message, as the reference does.
+  const sel = selectedId.peek() === null ? undefined : store.messages.byId.get(selectedId.peek()!);
+  const inView = client.current?.ids.includes(sel?.id ?? -1);
+  if (!newTopic && sel && inView && !narrow.some((t) => t.operator === 'topic' || t.operator === 'dm')) {
+    if (sel.type === 'stream') return { type: 'stream', streamId: sel.stream_id!, topic: sel.subject, content: '' };
+    const others = dmUserIds(sel).filter((id) => id !== store.me);
+    return { type: 'private', to: others.length ? others : [store.me], content: '' };
+  }
+  const stream = narrow.find((t) => t.operator === 'stream');
+  const topic = narrow.find((t) => t.operator === 'topic');
+  const dm = narrow.find((t) => t.operator === 'dm');
+  if (dm && !newTopic) return { type: 'private', to: operandIds(dm.operand), content: '' };
+  const streamId = stream ? Number(stream.operand) : (store.streams.sorted.value[0]?.stream_id ?? null);
+  return { type: 'stream', streamId, topic: topic && !newTopic ? String(topic.operand) : '', content: '' };
+}
+
+function sameRecipient(d: Draft, c: ComposeState): boolean {
+  if (c.type === 'stream') return d.type === 'stream' && d.to[0] === c.streamId && d.topic.toLowerCase() === c.topic.toLowerCase();
+  return d.type === 'private' && [...d.to].sort().join(',') === [...c.to].sort().join(',');
+}
+
+/** Opens compose, restoring a saved draft to the same conversation. */
+export function openCompose(c: ComposeState, focus: 'message' | 'topic' | 'to' = 'message'): void {
+  if (!c.content) {
+    const draft = [...store.drafts.byId.value.values()].filter((d) => sameRecipient(d, c)).sort((a, b) => b.timestamp - a.timestamp)[0];
+    if (draft) c = { ...c, content: draft.content, draftId: draft.id };
+  }
+  compose.value = c;
+  composeFocus.value = focus;
+}
+
+export function ComposeButtons() {
+  return (
+    <div class="compose-buttons">
+      <button type="button" class="primary" onClick={() => openCompose(composeTarget())}>
+        Compose
+      </button>
+      <button type="button" onClick={() => openCompose(composeTarget(true), 'topic')}>
+        New topic
+      </button>
+      <button type="button" onClick={() => openCompose({ type: 'private', to: [], content: '' }, 'to')}>
+        New direct message
+      </button>
+    </div>
+  );
+}
+
+function namesOf(ids: number[]): string {
+  return ids.map((id) => store.users.get(id)?.email ?? String(id)).join(', ');
+}
+
+function resolvePeople(text: string): { ids: number[]; unknown: string[] } {
+  const ids: number[] = [];
+  const unknown: string[] = [];
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const lower = part.toLowerCase();
+    const u = store.users.byEmail(part) ?? store.users.active.value.find((x) => x.full_name.toLowerCase() === lower);
+    if (u) ids.push(u.user_id);
+    else unknown.push(part);
+  }
+  return { ids: [...new Set(ids)], unknown };
+}
+
+export function Compose() {
+  const c = compose.value!;
+  const [toText, setToText] = useState(c.type === 'private' ? namesOf(c.to) : '');
+  const [preview, setPreview] = useState<string | null>(null);
+  const [uploads, setUploads] = useState<{ id: number; name: string; progress: number }[]>([]);
+  const [sending, setSending] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const text = useRef<HTMLTextAreaElement>(null);
+  const topicRef = useRef<HTMLInputElement>(null);
+  const toRef = useRef<HTMLInputElement>(null);
+  const typingSent = useRef(0);
+  const typingIdle = useRef<ReturnType<typeof setTimeout>>();
+  const draftTimer = useRef<ReturnType<typeof setTimeout>>();
+  const subs = store.streams.sorted.value;
+
+  const recipientKey = c.type === 'stream' ? `s${c.streamId}` : `d${c.to.join(',')}`;
+  useEffect(() => {
+    if (c.type === 'private') setToText(namesOf(c.to));
+  }, [recipientKey]);
+
+  useLayoutEffect(() => {
+    const f = composeFocus.value;
+    if (!f) return;
+    composeFocus.value = null;
+    const el = f === 'topic' ? topicRef.current : f === 'to' ? toRef.current : text.current;
+    el?.focus();
+    if (el === text.current && text.current) text.current.setSelectionRange(text.current.value.length, text.current.value.length);
+  }, [composeFocus.value]);
+
+  const update = (patch: Partial<ComposeState>) => {
+    compose.value = { ...compose.value!, ...patch } as ComposeState;
+  };
+
+  function typingTarget(): { streamId: number; topic: string } | { userIds: number[] } | null {
+    const cur = compose.peek();
+    if (!cur) return null;
+    if (cur.type === 'stream') return cur.streamId === null ? null : { streamId: cur.streamId, topic: cur.topic };
+    return cur.to.length ? { userIds: cur.to } : null;
+  }
+
+  function stopTyping() {
+    clearTimeout(typingIdle.current);
+    const t = typingTarget();
+    if (typingSent.current && t) void client.typing('stop', t);
+    typingSent.current = 0;
+  }
+
+  function noteTyping() {
+    const t = typingTarget();
+    if (!t) return;
+    // The reference re-sends "start" every 10 s while typing, and "stop" after 5 s idle.
+    if (Date.now() - typingSent.current > 10_000) {
+      typingSent.current = Date.now();
+      void client.typing('start', t);
+    }
+    clearTimeout(typingIdle.current);
+    typingIdle.current = setTimeout(stopTyping, 5_000);
+  }
+
+  function scheduleDraft() {
+    clearTimeout(draftTimer.current);
+    draftTimer.current = setTimeout(() => void saveDraft(), 1_000);
+  }
+
+  async function saveDraft() {
+    const cur = compose.peek();
+    if (!cur) return;
+    const to = cur.type === 'stream' ? (cur.streamId === null ? [] : [cur.streamId]) : cur.to;
+    try {
+      if (!cur.content.trim()) {
+        if (cur.draftId !== undefined) {
+          await client.deleteDraft(cur.draftId);
+          if (compose.peek()) compose.value = { ...compose.peek()!, draftId: undefined };
+        }
+        return;
+      }
+      const id = await client.saveDraft({ id: cur.draftId, type: cur.type, to, topic: cur.type === 'stream' ? cur.topic : '', content: cur.content, timestamp: 0 });
+      if (compose.peek() && compose.peek()!.draftId !== id) compose.value = { ...compose.peek()!, draftId: id };
+    } catch {
+      /* a draft is best effort: the text is still in the box */
+    }
+  }
+
+  useEffect(
+    () => () => {
+      clearTimeout(draftTimer.current);
+      stopTyping();
+    },
+    [],
+  );
+
+  function close() {
+    clearTimeout(draftTimer.current);
+    void saveDraft();
+    stopTyping();
+    compose.value = null;
+  }
+
+  async function send() {
+    const cur = compose.peek()!;
+    if (!cur.content.trim() || sending) return;
+    let outgoing;
+    if (cur.type === 'stream') {
+      if (cur.streamId === null) return showToast('Choose a stream.', true);
+      outgoing = { type: 'stream' as const, streamId: cur.streamId, topic: cur.topic, content: cur.content };
+    } else {
+      const { ids, unknown } = resolvePeople(toText);
+      if (unknown.length) return showToast(`Unknown recipient: ${unknown.join(', ')}`, true);
+      if (ids.length === 0) return showToast('Add a recipient.', true);
+      outgoing = { type: 'private' as const, to: ids, content: cur.content };
+    }
+    setSending(true);
+    clearTimeout(draftTimer.current);
+    try {
+      await client.send(outgoing);
+      stopTyping();
+      if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
+      const now = compose.peek();
+      if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;
+      setPreview(null);
+    } catch (e) {
+      showToast(`Message not sent: ${errorText(e)}`, true);
+    }
+    setSending(false);
+    text.current?.focus();
+  }
+
+  function insert(s: string) {
+    const el = text.current;
+    const cur = compose.peek()!.content;
+    const at = el ? el.selectionStart : cur.length;
+    const before = cur.slice(0, at);
+    const sep = before && !before.endsWith('\n') && !before.endsWith(' ') ? ' ' : '';
+    update({ content: before + sep + s + cur.slice(at) });
+    scheduleDraft();
+  }
+
+  async function upload(files: FileList | File[]) {
+    for (const file of Array.from(files)) {
+      const id = Math.random();
+      setUploads((u) => [...u, { id, name: file.name, progress: 0 }]);
+      try {
+        const r = await client.upload(file, file.name || 'pasted-image.png', (p) => setUploads((u) => u.map((x) => (x.id === id ? { ...x, progress: p } : x))));
+        insert(`[${r.filename}](${r.url})`);
+      } catch (e) {
+        showToast(`Upload failed: ${errorText(e)}`, true);
+      }
+      setUploads((u) => u.filter((x) => x.id !== id));
+    }
+  }
+
+  async function togglePreview() {
+    if (preview !== null) return setPreview(null);
+    try {
+      setPreview(await client.render(compose.peek()!.content || ' '));
+    } catch (e) {
+      showToast(errorText(e), true);
+    }
+  }
+
+  function pickMessage(ch: Choice) {
+    const r = ch.apply();
+    update({ content: r.text });
+    suggestions.value = null;
+    requestAnimationFrame(() => {
+      const el = text.current;
+      if (!el) return;
+      el.setSelectionRange(r.cursor, r.cursor);
+      // `#**stream**` goes on to its topics when `>` is typed; other picks are done.
+      suggestions.value = messageSuggestions(el.value, r.cursor, compose.peek()?.type === 'stream' ? (compose.peek() as { streamId: number | null }).streamId : null);
+    });
+    scheduleDraft();
+  }
+
+  function pickField(field: 'to' | 'topic', ch: Choice) {
+    const r = ch.apply();
+    if (field === 'to') setToText(r.text);
+    else {
+      update({ topic: r.text });
+      scheduleDraft();
+    }
+    suggestions.value = null;
+  }
+
+  function closeSuggestions(field: SuggestState['field']) {
+    if (suggestions.peek()?.field === field) suggestions.value = null;
+  }
+
+  /** Keys in the To and Topic fields: suggestions first; Enter moves on to the message. */
+  function fieldKey(e: KeyboardEvent, field: 'to' | 'topic') {
+    if (suggestionKey(e, field, (ch) => pickField(field, ch))) return;
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      text.current?.focus();
+    }
+  }
+
+  function onKeyDown(e: KeyboardEvent) {
+    if (suggestionKey(e, 'message', pickMessage)) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+      return;
+    }
+    if (e.key !== 'Enter' || e.isComposing) return;
+    const sendKey = enterNewlinePref.signal.value ? e.ctrlKey || e.metaKey : !e.shiftKey && !e.altKey;
+    if (sendKey || e.ctrlKey || e.metaKey) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  return (
+    <section class={`compose ${dragging ? 'dragging' : ''}`} aria-label="Compose"
+      onDragOver={(e) => {
+        if (e.dataTransfer?.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        setDragging(false);
+        if (e.dataTransfer?.files.length) {
+          e.preventDefault();
+          void upload(e.dataTransfer.files);
+        }
+      }}
+    >
+      <form onSubmit={(e) => (e.preventDefault(), void send())} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), close())}>
+        <div class="recipient-row">
+          {c.type === 'stream' ? (
+            <>
+              <label class="field">
+                <span>Stream</span>
+                <select value={c.streamId ?? ''} onChange={(e) => update({ streamId: Number(e.currentTarget.value) })}>
+                  {subs.map((s) => (
+                    <option key={s.stream_id} value={s.stream_id}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="field grow">
+                <span>Topic</span>
+                <input
+                  ref={topicRef}
+                  value={c.topic}
+                  maxLength={60}
+                  autocomplete="off"
+                  {...comboProps('topic')}
+                  onInput={(e) => {
+                    update({ topic: e.currentTarget.value });
+                    suggestions.value = topicSuggestions(e.currentTarget.value, c.streamId);
+                    scheduleDraft();
+                  }}
+                  onKeyDown={(e) => fieldKey(e, 'topic')}
+                  onBlur={() => closeSuggestions('topic')}
+                />
+                <SuggestionList field="topic" pick={(ch) => pickField('topic', ch)} />
+              </label>
+            </>
+          ) : (
+            <label class="field grow">
+              <span>To</span>
+              <input
+                ref={toRef}
+                value={toText}
+                placeholder="Names or emails, separated by commas"
+                autocomplete="off"
+                {...comboProps('to')}
+                onInput={(e) => {
+                  setToText(e.currentTarget.value);
+                  suggestions.value = recipientSuggestions(e.currentTarget.value);
+                }}
+                onKeyDown={(e) => fieldKey(e, 'to')}
+                onBlur={() => {
+                  closeSuggestions('to');
+                  const { ids } = resolvePeople(toText);
+                  if (ids.length) update({ to: ids });
+                }}
+              />
+              <SuggestionList field="to" pick={(ch) => pickField('to', ch)} />
+            </label>
+          )}
+          <button type="button" class="icon-button" aria-label="Close compose" title="Close (Esc)" onClick={close}>
+            <CloseIcon />
+          </button>
+        </div>
+        {preview !== null ? (
+          <div class="preview rendered" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview }} />
+        ) : (
+          <textarea
+            ref={text}
+            aria-label="Message"
+            placeholder={c.type === 'stream' ? `Message #${store.streams.name(c.streamId ?? undefined)}${c.topic ? ` > ${c.topic}` : ''}` : 'Direct message'}
+            value={c.content}
+            rows={3}
+            {...comboProps('message')}
+            onInput={(e) => {
+              const el = e.currentTarget;
+              update({ content: el.value });
+              suggestions.value = messageSuggestions(el.value, el.selectionStart, c.type === 'stream' ? c.streamId : null);
+              noteTyping();
+              scheduleDraft();
+            }}
+            onKeyDown={onKeyDown}
+            onBlur={() => closeSuggestions('message')}
+            onPaste={(e) => {
+              const files = e.clipboardData?.files;
+              if (files && files.length) {
+                e.preventDefault();
+                void upload(files);
+              }
+            }}
+          />
+        )}
+        <SuggestionList field="message" pick={pickMessage} />
+        {uploads.map((u) => (
+          <div class="upload" key={u.id}>
+            <label>
+              Uploading {u.name}… <progress value={u.progress} max={1} aria-label={`Uploading ${u.name}`} />
+            </label>
+          </div>
+        ))}
+        <div class="compose-actions">
+          <label class="file-button">
+            <input type="file" multiple class="sr-only" aria-label="Attach files" onChange={(e) => {
+              const files = e.currentTarget.files;
+              if (files) void upload(files);
+              e.currentTarget.value = '';
+            }} />
+            <ClipIcon />
+          </label>
+          <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null}>
+            {preview !== null ? 'Edit' : 'Preview'}
+          </button>
+          <label class="check">
+            <input type="checkbox" checked={!enterNewlinePref.signal.value} onChange={(e) => enterNewlinePref.set(!e.currentTarget.checked)} /> Enter sends
+          </label>
+          <span class="spacer" />
+          {c.draftId !== undefined && <span class="muted-text">Draft saved</span>}
+          <button type="submit" class="primary" disabled={sending}>
+            Send
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { logout } from '../api/client.ts';
+import { client, store } from './context.ts';
+import { dialog, drawer, errorText, setTheme, showToast, theme, view } from './state.ts';
+import { currentNarrow, go, searchNarrow, searchText } from './nav.ts';
+import { Menu } from './Menu.tsx';
+import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
+import { askNotificationPermission, setSound } from './alerts.ts';
+import { notificationPermission } from '../lib/notify.ts';
+
+export function Header() {
+  const narrow = view.value.kind === 'narrow' ? currentNarrow() : [];
+  const text = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender') ? searchText(narrow) : '';
+  const [query, setQuery] = useState(text);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useEffect(() => setQuery(text), [text]);
+
+  function submit(e: Event) {
+    e.preventDefault();
+    const q = query.trim();
+    go(q ? searchNarrow(q) : []);
+    searchRef.current?.blur();
+  }
+
+  const me = store.settings.me.value;
+  const permission = notificationPermission();
+  const sound = store.settings.user.value.enable_sounds !== false;
+  return (
+    <header class="topbar">
+      <button type="button" class="icon-button drawer-button" aria-label="Open streams" aria-expanded={drawer.value === 'left'} onClick={() => (drawer.value = drawer.value === 'left' ? null : 'left')}>
+        <MenuIcon />
+      </button>
+      <a class="brand" href="#feed">
+        {String(store.settings.realm.value.name ?? 'Parley')}
+      </a>
+      <form class="search" role="search" onSubmit={submit}>
+        <input
+          ref={searchRef}
+          id="search"
+          type="search"
+          aria-label="Search"
+          placeholder="Search"
+          value={query}
+          onInput={(e) => setQuery(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              setQuery('');
+              e.currentTarget.blur();
+            }
+          }}
+        />
+      </form>
+      <button type="button" class="icon-button" aria-label={theme.value === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'} onClick={() => setTheme(theme.value === 'dark' ? 'light' : 'dark')}>
+        {theme.value === 'dark' ? <SunIcon /> : <MoonIcon />}
+      </button>
+      <div class="menu-anchor">
+        <button type="button" class="avatar-button" aria-label="Personal menu" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+          <Avatar userId={me.user_id} size={28} />
+        </button>
+        {menuOpen && (
+          <Menu
+            label="Personal menu"
+            onClose={() => setMenuOpen(false)}
+            items={[
+              { label: me.full_name || me.email, disabled: true },
+              { label: 'Keyboard shortcuts', action: () => (dialog.value = { kind: 'shortcuts' }) },
+              permission === 'default' ? { label: 'Enable desktop notifications', action: () => void askNotificationPermission() } : null,
+              {
+                label: sound ? 'Turn notification sound off' : 'Turn notification sound on',
+                action: () => setSound(!sound).catch((e) => showToast(errorText(e), true)),
+              },
+              {
+                label: 'Log out',
+                action: async () => {
+                  await client.stop();
+                  await logout();
+                  location.hash = '';
+                  location.reload();
+                },
+              },
+            ]}
+          />
+        )}
+      </div>
+      <button type="button" class="icon-button drawer-button" aria-label="Open users" aria-expanded={drawer.value === 'right'} onClick={() => (drawer.value = drawer.value === 'right' ? null : 'right')}>
+        <PeopleIcon />
+      </button>
+    </header>
+  );
+}
+
+export function Avatar({ userId, size = 36, url }: { userId: number; size?: number; url?: string | null }) {
+  const user = store.users.get(userId);
+  const raw = url ?? user?.avatar_url;
+  // Only our own origin's images: the CSP (img-src 'self') blocks others, such as Gravatar.
+  const src = raw && (raw.startsWith('/') || raw.startsWith(location.origin + '/')) && !raw.startsWith('//') ? raw : null;
+  const name = user?.full_name ?? '?';
+  if (src) return <img class="avatar" src={src} width={size} height={size} alt="" loading="lazy" />;
+  const hue = (userId * 47) % 360;
+  return (
+    <span class="avatar letter" style={{ width: size, height: size, background: `hsl(${hue} 45% 45%)`, fontSize: size / 2.2 }} aria-hidden="true">
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}

@@ -1,0 +1,47 @@
+import { useState } from 'preact/hooks';
+import { login } from '../api/client.ts';
+import { ApiError } from '../api/http.ts';
+
+export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError('');
+    try {
+      await login(String(form.get('username') ?? ''), String(form.get('password') ?? ''));
+      onLoggedIn();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') setError('Too many attempts. Wait a minute and try again.');
+      else setError(err instanceof ApiError ? err.message : 'Could not reach the server. Check your connection and try again.');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main class="login">
+      <form class="login-card" method="post" action="/accounts/login/" onSubmit={submit}>
+        <h1>Log in to Parley</h1>
+        <label>
+          Email
+          <input name="username" type="email" autocomplete="username" required autofocus />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autocomplete="current-password" required />
+        </label>
+        {error && (
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          Log in
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,333 @@
+// One message as an `article` named by its sender, with recipient bars and date separators
+// between conversations and days.
+import { memo } from 'preact/compat';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { client, store } from './context.ts';
+import { compose, composeFocus, dialog, editingId, reactingId, selectedId, showToast, errorText } from './state.ts';
+import { hashFor } from './nav.ts';
+import { Avatar } from './Header.tsx';
+import { Menu } from './Menu.tsx';
+import { DotsIcon, SmileIcon } from './icons.tsx';
+import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
+import type { RealmEmoji } from '../lib/emoji-data.ts';
+import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
+import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
+import { canDelete, canEdit, canMoveTopic } from '../store/permissions.ts';
+import type { Message, Narrow } from '../store/types.ts';
+
+export function conversationKey(m: Message): string {
+  return m.type === 'stream' ? `s${m.stream_id}:${m.subject.toLowerCase()}` : `d${dmKey(dmUserIds(m), store.me)}`;
+}
+
+export function conversationNarrow(m: Message): Narrow {
+  if (m.type === 'stream') {
+    return [
+      { operator: 'stream', operand: m.stream_id! },
+      { operator: 'topic', operand: m.subject },
+    ];
+  }
+  const others = dmUserIds(m).filter((id) => id !== store.me);
+  return [{ operator: 'dm', operand: others.length ? others : [store.me] }];
+}
+
+const locale = () => resolveLocale(String(store.settings.user.value.default_language ?? navigator.language));
+
+export function DateSeparator({ ts }: { ts: number }) {
+  const text = dateSeparator(ts, Date.now() / 1000, { locale: locale() });
+  return (
+    <div class="date-separator" role="separator" aria-label={text}>
+      <span>{text}</span>
+    </div>
+  );
+}
+
+export function RecipientBar({ m }: { m: Message }) {
+  if (m.type === 'stream') {
+    const sub = store.streams.subs.value.get(m.stream_id!);
+    const name = store.streams.name(m.stream_id);
+    return (
+      <div class="recipient-bar" style={{ '--stream-color': sub?.color ?? '#c2c2c2' }}>
+        <a href={hashFor([{ operator: 'stream', operand: m.stream_id! }])} class="rb-stream">
+          #{name}
+        </a>
+        <span aria-hidden="true"> › </span>
+        <a href={hashFor(conversationNarrow(m))} class="rb-topic">
+          {m.match_subject ? <span dangerouslySetInnerHTML={{ __html: m.match_subject }} /> : m.subject || 'general chat'}
+        </a>
+      </div>
+    );
+  }
+  const others = dmUserIds(m).filter((id) => id !== store.me);
+  const label = others.length ? `You and ${others.map((id) => store.users.name(id)).join(', ')}` : 'You (note to self)';
+  return (
+    <div class="recipient-bar dm">
+      <a href={hashFor(conversationNarrow(m))}>{label}</a>
+    </div>
+  );
+}
+
+/** Emoji come as `<span class="emoji emoji-1f600">:name:</span>`: show the character itself. */
+function decorate(el: HTMLElement): void {
+  for (const span of el.querySelectorAll<HTMLElement>('span.emoji')) {
+    const code = /emoji-([0-9a-f-]+)/.exec(span.className)?.[1];
+    if (!code || span.dataset.done) continue;
+    try {
+      span.textContent = String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)));
+      span.dataset.done = '1';
+    } catch {
+      /* keep the :name: text */
+    }
+  }
+  for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
+    if (Number(mention.dataset.userId) === store.me) mention.classList.add('user-mention-me');
+  }
+  if (el.querySelector('.katex')) void import('katex/dist/katex.min.css');
+}
+
+function onContentClick(e: MouseEvent) {
+  const header = (e.target as HTMLElement).closest('.spoiler-header');
+  if (header) {
+    const block = header.parentElement!;
+    block.classList.toggle('spoiler-open');
+    block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!block.classList.contains('spoiler-open')));
+  }
+}
+
+function Content({ html }: { html: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (ref.current) decorate(ref.current);
+  }, [html]);
+  return <div class="content rendered" ref={ref} onClick={onContentClick} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+export const MessageRow = memo(function MessageRow({ m, grouped, selected, unread, twentyFour }: { m: Message; grouped: boolean; selected: boolean; unread: boolean; twentyFour: boolean }) {
+  // Popups are placed against the viewport, so the list's scrolling box never clips them.
+  const [menu, setMenu] = useState<Placement | null>(null);
+  const [picker, setPicker] = useState<Placement | null>(null);
+  const starred = m.flags.includes('starred');
+  const editing = editingId.value === m.id;
+  const reacting = reactingId.value === m.id;
+  const closePicker = () => {
+    setPicker(null);
+    if (reactingId.peek() === m.id) reactingId.value = null;
+    document.querySelector<HTMLElement>(`article[data-id="${m.id}"] button[aria-label="Add reaction"]`)?.focus();
+  };
+  const time = formatTime(m.timestamp, { twentyFourHour: twentyFour, locale: locale() });
+  const full = fullTimestamp(m.timestamp, { twentyFourHour: twentyFour, locale: locale() });
+  const rules = { me: store.me, role: store.users.get(store.me)?.role ?? 400, realm: store.settings.realm.value, now: Date.now() / 1000 };
+
+  return (
+    <article
+      class={`message ${grouped ? 'grouped' : ''} ${selected ? 'selected' : ''} ${unread ? 'unread' : ''} ${isMentioned(m.flags) ? 'mentioned' : ''}`}
+      data-id={m.id}
+      data-unread={unread ? '' : undefined}
+      aria-labelledby={`m${m.id}-sender m${m.id}-time`}
+      onClick={() => (selectedId.value = m.id)}
+    >
+      <div class="gutter">{!grouped && <Avatar userId={m.sender_id} url={m.avatar_url} />}</div>
+      <div class="body">
+        <div class={`meta ${grouped ? 'sr-only' : ''}`}>
+          <a class="sender" id={`m${m.id}-sender`} href={hashFor([{ operator: 'sender', operand: m.sender_id }])}>
+            {m.sender_full_name}
+          </a>
+          {m.last_edit_timestamp && <span class="edited">(edited)</span>}
+        </div>
+        <a class="time" id={`m${m.id}-time`} href={hashFor([...conversationNarrow(m), { operator: 'near', operand: m.id }])} title={full}>
+          {time}
+        </a>
+        {starred && <span class="star" role="img" aria-label="Starred">★</span>}
+        {editing ? <EditForm m={m} /> : <Content html={m.match_content ?? m.content} />}
+        <Reactions m={m} onAdd={(e) => setPicker(place(e))} />
+      </div>
+      <div class="actions">
+        <button type="button" class="icon-button" aria-label="Add reaction" title="Add reaction" onClick={(e) => (e.stopPropagation(), setPicker(picker ? null : place(e)))}>
+          <SmileIcon />
+        </button>
+        <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={menu !== null} onClick={(e) => (e.stopPropagation(), setMenu(menu ? null : place(e)))}>
+          <DotsIcon />
+        </button>
+        {(picker || reacting) && (
+          <div class="popup" style={picker ?? placeNear(m.id)} onClick={(e) => e.stopPropagation()}>
+            <EmojiPicker
+              label="Add reaction"
+              realmEmoji={realmEmoji()}
+              onClose={closePicker}
+              onSelect={(r) => {
+                closePicker();
+                client.toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type }).catch((e) => showToast(errorText(e), true));
+              }}
+            />
+          </div>
+        )}
+        {menu && (
+          <div class="popup" style={menu}>
+          <Menu
+            label="Message actions"
+            onClose={() => setMenu(null)}
+            items={[
+              { label: 'Quote and reply', action: () => quoteReply(m) },
+              canEdit(m, rules) ? { label: 'Edit message', action: () => (editingId.value = m.id) } : null,
+              canMoveTopic(m, rules) ? { label: 'Move topic', action: () => (dialog.value = { kind: 'move', messageId: m.id }) } : null,
+              { label: starred ? 'Unstar message' : 'Star message', action: () => client.setFlag([m.id], 'starred', !starred).catch((e) => showToast(errorText(e), true)) },
+              { label: 'Mark as unread', action: () => client.markUnreadFrom(m.id).catch((e) => showToast(errorText(e), true)) },
+              { label: 'Copy link to message', action: () => copyLink(m) },
+              m.last_edit_timestamp ? { label: 'View edit history', action: () => (dialog.value = { kind: 'history', messageId: m.id }) } : null,
+              canDelete(m, rules) ? { label: 'Delete message', action: () => (dialog.value = { kind: 'delete', messageId: m.id }) } : null,
+            ]}
+          />
+          </div>
+        )}
+      </div>
+    </article>
+  );
+});
+
+type Placement = Record<string, string>;
+
+/** Where a popup opens for the button clicked: below it, or above when near the bottom. */
+function place(e: MouseEvent): Placement {
+  const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+  const right = `${Math.max(4, window.innerWidth - r.right)}px`;
+  return r.bottom > window.innerHeight * 0.55 ? { right, bottom: `${window.innerHeight - r.top + 4}px` } : { right, top: `${r.bottom + 4}px` };
+}
+
+function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void }) {
+  if (m.reactions.length === 0) return null;
+  const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>();
+  for (const r of m.reactions) {
+    const k = `${r.reaction_type}:${r.emoji_code}`;
+    const g = groups.get(k) ?? { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type, users: [] };
+    g.users.push(r.user_id);
+    groups.set(k, g);
+  }
+  return (
+    <div class="reactions">
+      {[...groups.values()].map((g) => {
+        const mine = g.users.includes(store.me);
+        const who = g.users.map((id) => (id === store.me ? 'You' : store.users.name(id))).join(', ');
+        return (
+          <button
+            type="button"
+            key={g.code}
+            class={`reaction ${mine ? 'mine' : ''}`}
+            aria-pressed={mine}
+            aria-label={`${g.name.replace(/_/g, ' ')}: ${g.users.length}`}
+            title={`${who} reacted with :${g.name}:`}
+            onClick={(e) => {
+              e.stopPropagation();
+              client.toggleReaction(m, g).catch((err) => showToast(errorText(err), true));
+            }}
+          >
+            <ReactionEmoji reaction={{ emoji_name: g.name, emoji_code: g.code, reaction_type: g.type }} realmEmoji={realmEmoji()} decorative /> {g.users.length}
+          </button>
+        );
+      })}
+      <button type="button" class="reaction add" aria-label="Add another reaction" onClick={(e) => (e.stopPropagation(), onAdd(e))}>
+        +
+      </button>
+    </div>
+  );
+}
+
+const realmEmoji = () => (store.settings.realm.value.emoji ?? {}) as Record<string, RealmEmoji>;
+
+/** A popup for the keyboard (no click to place it by): next to the message's actions. */
+function placeNear(id: number): Placement {
+  const button = document.querySelector(`article[data-id="${id}"] button[aria-label="Add reaction"]`);
+  if (!button) return { right: '16px', top: '80px' };
+  return place({ currentTarget: button } as unknown as MouseEvent);
+}
+
+function EditForm({ m }: { m: Message }) {
+  const [text, setText] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    client
+      .rawContent(m.id)
+      .then((c) => setText(c))
+      .catch((e) => {
+        showToast(errorText(e), true);
+        editingId.value = null;
+      });
+  }, [m.id]);
+  useLayoutEffect(() => {
+    if (text !== null && ref.current && document.activeElement !== ref.current) {
+      ref.current.focus();
+      ref.current.setSelectionRange(text.length, text.length);
+    }
+  }, [text === null]);
+  async function save() {
+    if (text === null) return;
+    setBusy(true);
+    try {
+      await client.edit(m.id, text);
+      editingId.value = null;
+    } catch (e) {
+      showToast(`Could not save: ${errorText(e)}`, true);
+    }
+    setBusy(false);
+  }
+  if (text === null) return <p class="muted-text">Loading…</p>;
+  return (
+    <form
+      class="edit-form"
+      onSubmit={(e) => (e.preventDefault(), void save())}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          editingId.value = null;
+        }
+        if (e.key === 'Enter' && !e.shiftKey) {
+          e.preventDefault();
+          void save();
+        }
+      }}
+    >
+      <textarea ref={ref} aria-label="Edit message content" value={text} onInput={(e) => setText(e.currentTarget.value)} rows={Math.min(12, text.split('\n').length + 1)} />
+      <div class="row">
+        <button type="submit" class="primary" disabled={busy}>
+          Save
+        </button>
+        <button type="button" onClick={() => (editingId.value = null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export async function quoteReply(m: Message) {
+  let raw = '';
+  try {
+    raw = await client.rawContent(m.id);
+  } catch (e) {
+    showToast(errorText(e), true);
+    return;
+  }
+  const link = `${location.origin}/${hashFor([...conversationNarrow(m), { operator: 'near', operand: m.id }])}`;
+  const quote = `@_**${m.sender_full_name}|${m.sender_id}** [said](${link}):\n\`\`\`quote\n${raw}\n\`\`\`\n`;
+  openComposeFor(m, quote);
+}
+
+export function openComposeFor(m: Message, prefill = ''): void {
+  const c = compose.value;
+  const content = (c?.content ? c.content + '\n' : '') + prefill;
+  if (m.type === 'stream') compose.value = { type: 'stream', streamId: m.stream_id!, topic: m.subject, content };
+  else {
+    const others = dmUserIds(m).filter((id) => id !== store.me);
+    compose.value = { type: 'private', to: others.length ? others : [store.me], content };
+  }
+  composeFocus.value = 'message';
+}
+
+async function copyLink(m: Message) {
+  const url = `${location.origin}/${hashFor([...conversationNarrow(m), { operator: 'near', operand: m.id }])}`;
+  try {
+    await navigator.clipboard.writeText(url);
+    showToast('Link copied.');
+  } catch {
+    showToast(url);
+  }
+}

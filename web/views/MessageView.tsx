@@ -1,0 +1,254 @@
+// The message list of the current narrow: a window of at most MAX_ROWS messages of the loaded
+// list is in the DOM (so 100,000 loaded messages stay smooth), moved as the person scrolls;
+// when rows are added or dropped above, the scroll position is kept on a visible message.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { client, store } from './context.ts';
+import { selectedId, showToast, errorText } from './state.ts';
+import { currentNarrow, narrowTitle } from './nav.ts';
+import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Message.tsx';
+import { TypingLine } from './Typing.tsx';
+import { dayKey } from '../lib/time.ts';
+import type { MessageList } from '../store/messages.ts';
+
+const MAX_ROWS = 240;
+const STEP = 80;
+const EDGE_PX = 800;
+
+/** Index of the first ID >= id in a sorted list. */
+export function lowerBound(ids: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function MessageView() {
+  const narrow = currentNarrow();
+  const key = JSON.stringify(narrow);
+  const list = useMemo(() => store.messages.list(narrow), [key]);
+  const [loadError, setLoadError] = useState('');
+  useEffect(() => {
+    client.current = list;
+    setLoadError('');
+    // A list refetches when opened if it may have missed messages (live search results).
+    const load = list.loaded ? (list.foundNewest ? Promise.resolve() : client.catchUp(list)) : client.loadInitial(list);
+    load.catch((e) => setLoadError(errorText(e)));
+  }, [list]);
+  const title = narrowTitle(narrow);
+  return (
+    <main class="messages" aria-label={`Messages: ${title}`}>
+      <div class="narrow-bar">
+        <h1>{title}</h1>
+      </div>
+      {loadError ? (
+        <p class="empty-list" role="alert">
+          Could not load messages: {loadError}
+        </p>
+      ) : (
+        <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} />
+      )}
+      <TypingLine />
+    </main>
+  );
+}
+
+function ListBody({ list, search }: { list: MessageList; search: boolean }) {
+  void list.version.value;
+  void store.messages.version.value;
+  const ids = list.ids;
+  const scroller = useRef<HTMLDivElement>(null);
+  const win = useRef<{ first: number | null; last: number | null; init: boolean }>({ first: null, last: null, init: false });
+  const keep = useRef<{ id: number; offset: number } | null>(null);
+  const initialScroll = useRef(false);
+  const stick = useRef(false);
+  const [, setTick] = useState(0);
+  const rerender = () => setTick((t) => t + 1);
+
+  if (!win.current.init && list.loaded) {
+    const anchor = list.anchor ?? ids[ids.length - 1] ?? 0;
+    const at = Math.min(lowerBound(ids, anchor), Math.max(0, ids.length - 1));
+    const start = Math.max(0, at - STEP);
+    const end = Math.min(ids.length, at + MAX_ROWS - STEP);
+    win.current = { first: ids[start] ?? null, last: end >= ids.length ? null : ids[end - 1]!, init: true };
+    initialScroll.current = true;
+    if (selectedId.peek() === null || !ids.includes(selectedId.peek()!)) selectedId.value = ids[at] ?? null;
+  }
+  const start = win.current.first === null ? 0 : lowerBound(ids, win.current.first);
+  const end = win.current.last === null ? ids.length : lowerBound(ids, win.current.last + 1);
+
+  function saveScroll() {
+    const el = scroller.current;
+    if (!el) return;
+    const top = el.getBoundingClientRect().top;
+    for (const a of el.querySelectorAll<HTMLElement>('article[data-id]')) {
+      const r = a.getBoundingClientRect();
+      if (r.bottom > top) {
+        keep.current = { id: Number(a.dataset.id), offset: r.top - top };
+        return;
+      }
+    }
+  }
+
+  function setWindow(s: number, e: number) {
+    s = Math.max(0, s);
+    e = Math.min(ids.length, e);
+    win.current.first = ids[s] ?? null;
+    win.current.last = e >= ids.length ? null : (ids[e - 1] ?? null);
+  }
+
+  function markVisibleRead() {
+    const el = scroller.current;
+    if (!el || search || document.hidden || !document.hasFocus()) return;
+    const box = el.getBoundingClientRect();
+    const seen: number[] = [];
+    for (const a of el.querySelectorAll<HTMLElement>('article[data-unread]')) {
+      const r = a.getBoundingClientRect();
+      // Seen: its end is on screen (a tall message counts once you reach its end).
+      if (r.bottom <= box.bottom + 2 && r.bottom >= box.top + 10) seen.push(Number(a.dataset.id));
+    }
+    if (seen.length) client.markRead(seen);
+  }
+
+  const busy = useRef(false);
+  async function onScroll() {
+    const el = scroller.current;
+    if (!el) return;
+    const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+    stick.current = below < 40 && win.current.last === null && list.foundNewest;
+    markVisibleRead();
+    if (busy.current) return;
+    if (el.scrollTop < EDGE_PX) {
+      if (start > 0) {
+        saveScroll();
+        const s = start - STEP;
+        setWindow(s, Math.min(end, Math.max(0, s) + MAX_ROWS));
+        rerender();
+      } else if (!list.foundOldest && ids.length) {
+        busy.current = true;
+        const first = ids[0]!;
+        // Kept from before the fetch: the render it causes drops the rows above the first
+        // message (date separator, recipient bar, "Loading"), which would move it.
+        saveScroll();
+        try {
+          await client.loadOlder(list);
+        } catch (e) {
+          showToast(`Could not load older messages: ${errorText(e)}`, true);
+        }
+        busy.current = false;
+        saveScroll();
+        const at = lowerBound(list.ids, first);
+        win.current.first = list.ids[Math.max(0, at - STEP)] ?? null;
+        rerender();
+      }
+    } else if (below < EDGE_PX) {
+      if (win.current.last !== null) {
+        saveScroll();
+        const e = end + STEP;
+        setWindow(Math.max(start, e - MAX_ROWS), e);
+        rerender();
+      } else if (!list.foundNewest && ids.length) {
+        busy.current = true;
+        try {
+          await client.loadNewer(list);
+        } catch (e) {
+          showToast(`Could not load newer messages: ${errorText(e)}`, true);
+        }
+        busy.current = false;
+      }
+    }
+  }
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (scrollToSel.current) {
+      scrollToSel.current = false;
+      el.querySelector<HTMLElement>(`article[data-id="${selectedId.peek()}"]`)?.scrollIntoView({ block: 'center' });
+    } else if (initialScroll.current && ids.length) {
+      initialScroll.current = false;
+      const anchor = list.anchor ?? Infinity;
+      const target = el.querySelector<HTMLElement>(`article[data-id="${selectedId.peek() ?? anchor}"]`);
+      const last = ids[ids.length - 1]!;
+      if (!target || (anchor >= last && list.foundNewest && selectedId.peek() === last)) {
+        el.scrollTop = el.scrollHeight;
+        stick.current = list.foundNewest;
+      } else {
+        // The first unread message near the top, with some context above it.
+        el.scrollTop = Math.max(0, target.offsetTop - el.clientHeight / 4);
+      }
+    } else if (keep.current) {
+      const k = keep.current;
+      keep.current = null;
+      const a = el.querySelector<HTMLElement>(`article[data-id="${k.id}"]`);
+      if (a) el.scrollTop += a.getBoundingClientRect().top - el.getBoundingClientRect().top - k.offset;
+    } else if (stick.current) {
+      if (end - start > MAX_ROWS) {
+        win.current.first = ids[end - MAX_ROWS] ?? null;
+        rerender();
+      }
+      el.scrollTop = el.scrollHeight;
+    }
+    markVisibleRead();
+  });
+
+  // A new selection (keyboard, link) scrolls into view, moving the window first when needed;
+  // moving the window for other reasons never scrolls to the selection.
+  const sel = selectedId.value;
+  const scrollToSel = useRef(false);
+  useEffect(() => {
+    if (sel === null) return;
+    const i = lowerBound(ids, sel);
+    if (ids[i] !== sel) return;
+    if (i < start || i >= end) {
+      setWindow(i - STEP, i - STEP + MAX_ROWS);
+      scrollToSel.current = true;
+      rerender();
+      return;
+    }
+    scroller.current?.querySelector<HTMLElement>(`article[data-id="${sel}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [sel]);
+
+  useEffect(() => {
+    const again = () => markVisibleRead();
+    window.addEventListener('focus', again);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      window.removeEventListener('focus', again);
+      document.removeEventListener('visibilitychange', again);
+    };
+  }, []);
+
+  const twentyFour = store.settings.user.value.twenty_four_hour_time === true;
+  const rows = [];
+  for (let i = start; i < end; i++) {
+    const m = store.messages.byId.get(ids[i]!);
+    if (!m) continue;
+    // The first row shown always has its date and recipient bar, so what is above it does not
+    // change when older messages arrive beyond the window.
+    const prev = i > start ? store.messages.byId.get(ids[i - 1]!) : undefined;
+    const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
+    const newConversation = !prev || newDay || conversationKey(prev) !== conversationKey(m);
+    if (newDay) rows.push(<DateSeparator key={`d${m.id}`} ts={m.timestamp} />);
+    if (newConversation) rows.push(<RecipientBar key={`r${m.id}`} m={m} />);
+    const grouped = !newConversation && prev!.sender_id === m.sender_id && m.timestamp - prev!.timestamp < 600;
+    rows.push(<MessageRow key={m.id} m={m} grouped={grouped} selected={sel === m.id} unread={store.unread.has(m.id)} twentyFour={twentyFour} />);
+  }
+
+  return (
+    <div class="scroller" ref={scroller} onScroll={() => void onScroll()}>
+      {list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
+      {!list.foundOldest && (start === 0 || busy.current) && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
+      {rows}
+      {list.loaded && ids.length === 0 && <p class="empty-list">No messages here yet.</p>}
+      {!list.loaded && (
+        <p class="empty-list" role="status">
+          Loading messages…
+        </p>
+      )}
+    </div>
+  );
+}

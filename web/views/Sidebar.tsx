@@ -1,0 +1,123 @@
+// The left sidebar: views, streams with their recent topics, DM conversations; with counts.
+import { store } from './context.ts';
+import { view } from './state.ts';
+import { currentNarrow, goDrafts, hashFor } from './nav.ts';
+import { topicKey } from '../store/unread.ts';
+import type { Narrow } from '../store/types.ts';
+
+function Count({ n, label = 'unread' }: { n: number; label?: string }) {
+  if (!n) return null;
+  return (
+    <span class="count" aria-label={`${n} ${label}`}>
+      {n}
+    </span>
+  );
+}
+
+const same = (a: Narrow, b: Narrow) => JSON.stringify(a) === JSON.stringify(b);
+
+function Link({ narrow, children, class: cls = '', count, style }: { narrow: Narrow; children: preact.ComponentChildren; class?: string; count?: number; style?: Record<string, string> }) {
+  const current = view.value.kind === 'narrow' && same(currentNarrow(), narrow);
+  return (
+    <a href={hashFor(narrow)} class={`side-link ${cls} ${current ? 'current' : ''}`} aria-current={current ? 'page' : undefined} style={style}>
+      <span class="label">{children}</span>
+      {count !== undefined && <Count n={count} />}
+    </a>
+  );
+}
+
+export function Sidebar() {
+  const counts = store.unread.counts.value;
+  const subs = store.streams.sorted.value;
+  const topics = store.streams.topics.value;
+  const narrow = currentNarrow();
+  const activeStream = Number(narrow.find((t) => t.operator === 'stream')?.operand ?? NaN);
+  const activeTopic = narrow.find((t) => t.operator === 'topic')?.operand;
+  const drafts = store.drafts.byId.value.size;
+  // Recent conversations, and any older one that still has unread messages.
+  const recent = store.recentDms.value.slice(0, 12);
+  for (const key of counts.byDm.keys()) {
+    if (!recent.some((c) => c.key === key)) recent.push({ key, userIds: key.split(',').map(Number).filter((id) => id !== me), maxId: 0 });
+  }
+  const me = store.me;
+
+  return (
+    <nav class="sidebar left" aria-label="Streams">
+      <ul class="views">
+        <li>
+          <Link narrow={[]} count={counts.total}>
+            All messages
+          </Link>
+        </li>
+        <li>
+          <Link narrow={[{ operator: 'is', operand: 'mentioned' }]} count={counts.mentions}>
+            Mentions
+          </Link>
+        </li>
+        <li>
+          <Link narrow={[{ operator: 'is', operand: 'starred' }]}>Starred</Link>
+        </li>
+        <li>
+          <a href="#drafts" class={`side-link ${view.value.kind === 'drafts' ? 'current' : ''}`} onClick={(e) => (e.preventDefault(), goDrafts())}>
+            <span class="label">Drafts</span>
+            {drafts > 0 && <span class="count muted-count" aria-label={`${drafts} drafts`}>{drafts}</span>}
+          </a>
+        </li>
+      </ul>
+
+      <h2 class="side-heading">Streams</h2>
+      <ul class="streams">
+        {subs.map((s) => {
+          const streamTopics = topics.get(s.stream_id) ?? [];
+          const isActive = s.stream_id === activeStream;
+          // The stream you are in shows its recent topics; others show only topics with unreads.
+          const shown = streamTopics.filter((t) => isActive || (counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0) > 0).slice(0, isActive ? 10 : 5);
+          return (
+            <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
+              <Link narrow={[{ operator: 'stream', operand: s.stream_id }]} count={counts.byStream.get(s.stream_id) ?? 0} class="stream-link">
+                <span class="swatch" style={{ background: s.color }} aria-hidden="true">
+                  {s.invite_only ? '🔒' : '#'}
+                </span>
+                {s.name}
+              </Link>
+              {shown.length > 0 && (
+                <ul class="topics">
+                  {shown.map((t) => (
+                    <li key={t.name}>
+                      <Link
+                        narrow={[
+                          { operator: 'stream', operand: s.stream_id },
+                          { operator: 'topic', operand: t.name },
+                        ]}
+                        count={counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0}
+                        class={`topic-link ${isActive && activeTopic !== undefined && String(activeTopic).toLowerCase() === t.name.toLowerCase() ? 'current-topic' : ''}`}
+                      >
+                        {t.name || 'general chat'}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+        {subs.length === 0 && <li class="empty">You are not subscribed to any stream.</li>}
+      </ul>
+
+      <h2 class="side-heading">Direct messages</h2>
+      <ul class="dms">
+        {recent.map((c) => {
+          const ids = c.userIds.length ? c.userIds : [me];
+          return (
+            <li key={c.key}>
+              <Link narrow={[{ operator: 'dm', operand: ids }]} count={counts.byDm.get(c.key) ?? 0}>
+                {ids.map((id) => store.users.name(id)).join(', ')}
+              </Link>
+            </li>
+          );
+        })}
+        {recent.length === 0 && <li class="empty">No direct messages yet.</li>}
+      </ul>
+    </nav>
+  );
+}

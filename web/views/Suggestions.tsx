@@ -1,0 +1,161 @@
+// Suggestions under a compose field (@-mentions, #streams and topics, :emoji:, DM recipients,
+// topics), from lib/typeahead.ts over the store. The field keeps focus; arrows move, Enter or
+// Tab picks, Escape closes (aria-activedescendant tells screen readers which one is active).
+import { signal } from '@preact/signals';
+import { store } from './context.ts';
+import { activeToken, applySuggestion, matchTopics, matchUsers, suggest, type TypeaheadData } from '../lib/typeahead.ts';
+import { emojiNames, loadUnicodeEmoji } from '../lib/emoji-data.ts';
+
+export interface Choice {
+  label: string;
+  detail?: string;
+  /** The field's new text and cursor. */
+  apply(): { text: string; cursor: number };
+}
+
+export interface SuggestState {
+  field: 'message' | 'to' | 'topic';
+  items: Choice[];
+  active: number;
+}
+
+export const suggestions = signal<SuggestState | null>(null);
+
+const emoji = signal<string[]>([]);
+let emojiRequested = false;
+function emojiData(): string[] {
+  if (!emojiRequested) {
+    emojiRequested = true;
+    loadUnicodeEmoji().then(
+      (entries) => (emoji.value = emojiNames(entries)),
+      () => (emojiRequested = false),
+    );
+  }
+  return emoji.value;
+}
+
+function data(streamId: number | null): TypeaheadData {
+  const topics = new Map<number | undefined, string[]>();
+  for (const [id, list] of store.streams.topics.value) topics.set(id, list.map((t) => t.name));
+  return {
+    users: store.users.active.value.filter((u) => !u.is_bot || u.user_id === store.me),
+    groups: store.settings.groups.value,
+    streams: store.streams.sorted.value,
+    topics,
+    wildcards: streamId !== null ? ['all', 'everyone', 'channel', 'topic'] : ['all', 'everyone'],
+    recentUserIds: store.recentDms.value.flatMap((c) => c.userIds),
+  };
+}
+
+export function messageSuggestions(text: string, cursor: number, streamId: number | null): SuggestState | null {
+  const token = activeToken(text, cursor);
+  if (!token) return null;
+  const d = data(streamId);
+  if (token.kind === 'emoji') d.emoji = emojiData();
+  const found = suggest(token, d, 8);
+  if (found.length === 0) return null;
+  return {
+    field: 'message',
+    active: 0,
+    items: found.map((s) => ({
+      label: s.label,
+      detail: s.kind === 'user' ? s.user.email : undefined,
+      apply: () => applySuggestion(text, token, s),
+    })),
+  };
+}
+
+/** The "To" field: names or emails separated by commas; suggests for the last one. */
+export function recipientSuggestions(text: string): SuggestState | null {
+  const parts = text.split(',');
+  const query = parts[parts.length - 1]!.trim();
+  if (!query) return null;
+  const chosen = parts.slice(0, -1).map((p) => store.users.byEmail(p.trim())?.user_id).filter((id): id is number => id !== undefined);
+  const users = matchUsers(query, store.users.active.value, { excludeIds: chosen, recentUserIds: store.recentDms.value.flatMap((c) => c.userIds), limit: 8 });
+  if (users.length === 0) return null;
+  const head = parts.slice(0, -1).map((p) => p.trim()).filter(Boolean);
+  return {
+    field: 'to',
+    active: 0,
+    items: users.map((u) => ({
+      label: u.full_name,
+      detail: u.email,
+      apply: () => {
+        const t = [...head, u.email].join(', ') + ', ';
+        return { text: t, cursor: t.length };
+      },
+    })),
+  };
+}
+
+export function topicSuggestions(text: string, streamId: number | null): SuggestState | null {
+  if (streamId === null) return null;
+  const topics = (store.streams.topics.value.get(streamId) ?? []).map((t) => t.name);
+  const found = matchTopics(text, topics, 8).filter((t) => t !== text);
+  if (found.length === 0) return null;
+  return { field: 'topic', active: 0, items: found.map((t) => ({ label: t, apply: () => ({ text: t, cursor: t.length }) })) };
+}
+
+/** Handles a key in a field with suggestions open; true when it was theirs. */
+export function suggestionKey(e: KeyboardEvent, field: SuggestState['field'], pick: (c: Choice) => void): boolean {
+  const s = suggestions.value;
+  if (!s || s.field !== field) return false;
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    e.preventDefault();
+    const n = s.items.length;
+    suggestions.value = { ...s, active: (s.active + (e.key === 'ArrowDown' ? 1 : n - 1)) % n };
+    return true;
+  }
+  if (e.key === 'Enter' || e.key === 'Tab') {
+    const c = s.items[s.active];
+    if (!c) return false;
+    e.preventDefault();
+    pick(c);
+    return true;
+  }
+  if (e.key === 'Escape') {
+    e.preventDefault();
+    e.stopPropagation();
+    suggestions.value = null;
+    return true;
+  }
+  return false;
+}
+
+export function SuggestionList({ field, pick }: { field: SuggestState['field']; pick: (c: Choice) => void }) {
+  const s = suggestions.value;
+  if (!s || s.field !== field) return null;
+  return (
+    <ul class="suggestions" role="listbox" id={`suggest-${field}`} aria-label="Suggestions">
+      {s.items.map((c, i) => (
+        <li
+          key={c.label + i}
+          id={`suggest-${field}-${i}`}
+          role="option"
+          aria-selected={i === s.active}
+          class={i === s.active ? 'active' : ''}
+          // mousedown, not click: the field keeps focus.
+          onMouseDown={(e) => {
+            e.preventDefault();
+            pick(c);
+          }}
+        >
+          <span>{c.label}</span>
+          {c.detail && <span class="muted-text"> {c.detail}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** ARIA for the field that owns the list. */
+export function comboProps(field: SuggestState['field']): Record<string, string | boolean | undefined> {
+  const s = suggestions.value;
+  const open = s?.field === field;
+  return {
+    'aria-autocomplete': 'list',
+    'aria-controls': open ? `suggest-${field}` : undefined,
+    'aria-expanded': open,
+    'aria-activedescendant': open ? `suggest-${field}-${s!.active}` : undefined,
+  };
+}

@@ -1,0 +1,51 @@
+// The right sidebar: the organization's people with presence, and a filter. The list shows at
+// most SHOWN people at once, so a 5,000-person organization stays light.
+import { useState } from 'preact/hooks';
+import { store } from './context.ts';
+import { compose, composeFocus, drawer } from './state.ts';
+import { go } from './nav.ts';
+import { Avatar } from './Header.tsx';
+import type { PresenceStatus } from '../store/users.ts';
+
+const SHOWN = 200;
+const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
+
+export function UserList() {
+  const [filter, setFilter] = useState('');
+  const q = filter.trim().toLowerCase();
+  void store.users.presence.value;
+  void store.users.now.value;
+  const people = store.users.active.value
+    .filter((u) => !u.is_bot && (!q || u.full_name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q)))
+    .map((u) => ({ u, status: store.users.status(u.user_id) }))
+    .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.u.full_name.localeCompare(b.u.full_name));
+  return (
+    <aside class="sidebar right" aria-label="Users">
+      <input class="filter" type="search" aria-label="Filter users" placeholder="Filter users" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      <ul class="users">
+        {people.slice(0, SHOWN).map(({ u, status }) => (
+          <li key={u.user_id}>
+            <button
+              type="button"
+              class="user"
+              onClick={() => {
+                drawer.value = null;
+                go([{ operator: 'dm', operand: [u.user_id] }]);
+                compose.value = { type: 'private', to: [u.user_id], content: '' };
+                composeFocus.value = 'message';
+              }}
+            >
+              <span class="presence-wrap">
+                <Avatar userId={u.user_id} size={24} />
+                <span class={`presence ${status}`} aria-hidden="true" />
+              </span>
+              <span class="label">{u.full_name}</span>
+              <span class="sr-only">({status})</span>
+            </button>
+          </li>
+        ))}
+        {people.length > SHOWN && <li class="more">{people.length - SHOWN} more: filter to find them.</li>}
+      </ul>
+    </aside>
+  );
+}

@@ -1,0 +1,105 @@
+// Moving between narrows: the URL hash is the source, so back/forward and shared links work.
+// The app keeps narrows in the API's form (stream and user IDs); lib/narrow.ts turns them into
+// hashes, search box text and headings and back.
+import { store, client } from './context.ts';
+import { compose, selectedId, view, drawer } from './state.ts';
+import { describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
+import { operandIds } from '../store/match.ts';
+import type { Narrow, Term } from '../store/types.ts';
+import { composeTarget } from './Compose.tsx';
+
+export const lookups: NarrowLookups = {
+  streamById(id) {
+    const s = store.streams.subs.value.get(id) ?? store.streams.streams.value.get(id);
+    return s && { stream_id: s.stream_id, name: s.name };
+  },
+  streamByName(name) {
+    const id = store.streams.byName(name);
+    return id === undefined ? undefined : this.streamById(id);
+  },
+  userById: (id) => store.users.get(id),
+  userByEmail: (email) => store.users.byEmail(email),
+  get myUserId() {
+    return store.me;
+  },
+  get emptyTopicName() {
+    return String(store.settings.realm.value.empty_topic_display_name ?? 'general chat');
+  },
+};
+
+const email = (id: number) => store.users.get(id)?.email ?? String(id);
+
+/** The app's narrow as lib/narrow.ts's terms (users by email, as the reference's hashes). */
+export function toTerms(narrow: Narrow): NarrowTerm[] {
+  return narrow.map((t: Term) => {
+    let operand: string;
+    if (t.operator === 'dm' || t.operator === 'sender' || t.operator === 'dm-including') operand = operandIds(t.operand).map(email).join(',');
+    else operand = String(t.operand);
+    return t.negated ? { operator: t.operator, operand, negated: true } : { operator: t.operator, operand };
+  });
+}
+
+export function fromTerms(terms: readonly NarrowTerm[]): Narrow {
+  return toApiNarrow(terms, lookups) as Narrow;
+}
+
+export function hashFor(narrow: Narrow): string {
+  return narrowToHash(toTerms(narrow), lookups);
+}
+
+export function go(narrow: Narrow): void {
+  const hash = hashFor(narrow);
+  drawer.value = null;
+  if (location.hash === hash) {
+    readHash();
+    return;
+  }
+  location.hash = hash;
+}
+
+export function goDrafts(): void {
+  drawer.value = null;
+  location.hash = '#drafts';
+}
+
+export function searchNarrow(text: string): Narrow {
+  return fromTerms(parseSearch(text, lookups));
+}
+
+export function searchText(narrow: Narrow): string {
+  return unparseSearch(toTerms(narrow), lookups);
+}
+
+/** Applies the URL hash to the view (on start, on hashchange). */
+export function readHash(): void {
+  const h = location.hash;
+  drawer.value = null;
+  if (h === '#drafts') {
+    view.value = { kind: 'drafts' };
+    return;
+  }
+  const terms = hashToNarrow(h, lookups) ?? [];
+  const narrow = fromTerms(terms);
+  view.value = { kind: 'narrow', narrow };
+  selectedId.value = nearMessageId(terms) ?? null;
+  // An open, empty compose box follows the narrow to its conversation.
+  const c = compose.value;
+  if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
+  const stream = narrow.find((t) => t.operator === 'stream');
+  if (stream && typeof stream.operand === 'number') void client.loadTopics(stream.operand).catch(() => undefined);
+}
+
+/** The narrow the URL asks for (null for other views), to fetch its messages while the app renders. */
+export function narrowFromHash(): Narrow | null {
+  if (location.hash === '#drafts') return null;
+  return fromTerms(hashToNarrow(location.hash, lookups) ?? []);
+}
+
+export function currentNarrow(): Narrow {
+  const v = view.value;
+  return v.kind === 'narrow' ? v.narrow : [];
+}
+
+export function narrowTitle(narrow: Narrow): string {
+  return describeNarrow(toTerms(narrow), lookups);
+}
