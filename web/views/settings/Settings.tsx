@@ -1,0 +1,138 @@
+// The settings overlay: a list of sections and the open one, over the narrow the person was
+// in. Escape or "Close" goes back to that narrow. On a phone the list sits above the page.
+import { useEffect, useRef } from 'preact/hooks';
+import { effect } from '@preact/signals';
+import { store } from '../context.ts';
+import { enterNewlinePref, setTheme } from '../state.ts';
+import { closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS, settingsRoute } from './route.ts';
+import { ProfileSection } from './Profile.tsx';
+import { AccountSection } from './Account.tsx';
+import { PreferencesSection } from './Preferences.tsx';
+import { NotificationsSection } from './Notifications.tsx';
+import { OrganizationProfile, OrganizationSettings } from '../admin/Organization.tsx';
+import { UsersSection } from '../admin/Users.tsx';
+import { StreamsSection } from '../admin/Streams.tsx';
+import { EmojiSection } from '../admin/Emoji.tsx';
+import { LinkifiersSection } from '../admin/Linkifiers.tsx';
+import { ProfileFieldsSection } from '../admin/ProfileFields.tsx';
+import { GroupsSection } from '../admin/Groups.tsx';
+import { BotsSection } from '../admin/Bots.tsx';
+import './settings.css';
+
+const PAGES: Record<string, () => preact.JSX.Element> = {
+  'settings/profile': ProfileSection,
+  'settings/account': AccountSection,
+  'settings/preferences': PreferencesSection,
+  'settings/notifications': NotificationsSection,
+  'organization/profile': OrganizationProfile,
+  'organization/settings': OrganizationSettings,
+  'organization/users': UsersSection,
+  'organization/streams': StreamsSection,
+  'organization/emoji': EmojiSection,
+  'organization/linkifiers': LinkifiersSection,
+  'organization/profile-fields': ProfileFieldsSection,
+  'organization/groups': GroupsSection,
+  'organization/bots': BotsSection,
+};
+
+/**
+ * Settings that change what this page does follow the stored value, in every tab: the theme
+ * (color_scheme 1 = follow the system, 2 = dark, 3 = light) and Enter sends.
+ */
+export function installSettingsEffects(): () => void {
+  let first = true;
+  const stop = effect(() => {
+    const s = store.settings.user.value;
+    const scheme = s.color_scheme;
+    if (scheme === 2) setTheme('dark');
+    else if (scheme === 3) setTheme('light');
+    else if (scheme === 1 && !first) setTheme(matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+    if (typeof s.enter_sends === 'boolean' && enterNewlinePref.signal.peek() === s.enter_sends) enterNewlinePref.set(!s.enter_sends);
+    first = false;
+  });
+  return stop;
+}
+
+export function SettingsOverlay() {
+  const route = settingsRoute.value;
+  useEffect(() => installSettingsEffects(), []);
+  if (!route) return null;
+  return <Overlay kind={route.kind} section={route.section} />;
+}
+
+function Overlay({ kind, section }: { kind: 'settings' | 'organization'; section: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const admin = isAdmin();
+  const sections = kind === 'settings' ? PERSONAL_SECTIONS : ORGANIZATION_SECTIONS;
+  const title = sections.find(([k]) => k === section)?.[1] ?? '';
+
+  useEffect(() => {
+    // Escape closes from anywhere on the page, before the main view's keys see it.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || (e.target as Element | null)?.closest?.('[role=menu], [role=listbox]')) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      closeSettings();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [kind, section]);
+
+  const Page = PAGES[`${kind}/${section}`];
+  const allowed = kind === 'settings' || admin;
+  return (
+    <div
+      class="settings-overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-label={kind === 'settings' ? 'Personal settings' : 'Organization settings'}
+      ref={ref}
+      // The main view's single-key shortcuts stay out of the forms here.
+      onKeyDown={(e) => e.stopPropagation()}
+    >
+      <div class="settings-panel">
+        <header class="settings-header">
+          <h1>{kind === 'settings' ? 'Personal settings' : 'Organization settings'}</h1>
+          <button type="button" class="settings-close" onClick={closeSettings}>
+            Close
+          </button>
+        </header>
+        <div class="settings-body">
+          <nav class="settings-nav" aria-label="Settings sections">
+            <ul>
+              {PERSONAL_SECTIONS.map(([k, label]) => (
+                <li key={k}>
+                  <a href={`#settings/${k}`} aria-current={kind === 'settings' && section === k ? 'page' : undefined}>
+                    {label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+            {admin && (
+              <ul aria-label="Organization">
+                {ORGANIZATION_SECTIONS.map(([k, label]) => (
+                  <li key={k}>
+                    <a href={`#organization/${k}`} aria-current={kind === 'organization' && section === k ? 'page' : undefined}>
+                      {label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </nav>
+          <section class="settings-page" aria-labelledby="settings-page-title">
+            <h2 id="settings-page-title" tabIndex={-1} ref={headingRef}>
+              {title}
+            </h2>
+            {allowed && Page ? <Page /> : <p role="alert">You don't have permission to change the organization's settings.</p>}
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
