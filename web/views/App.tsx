@@ -13,7 +13,7 @@ import { UserList } from './UserList.tsx';
 import { Dialogs } from './Dialogs.tsx';
 import { installKeys } from './keys.ts';
 import { installAlerts } from './alerts.ts';
-import { SettingsOverlay } from './settings/Settings.tsx';
+import { SettingsOverlay } from './settings/Mount.tsx';
 
 function setFavicon(count: number): void {
   const badge = count > 0 ? `<circle cx="24" cy="8" r="8" fill="#d33"/><text x="24" y="12" font-size="${count > 99 ? 7 : 11}" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="bold">${count > 99 ? '99+' : count}</text>` : '';

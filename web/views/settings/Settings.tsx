@@ -1,10 +1,7 @@
 // The settings overlay: a list of sections and the open one, over the narrow the person was
 // in. Escape or "Close" goes back to that narrow. On a phone the list sits above the page.
 import { useEffect, useRef } from 'preact/hooks';
-import { effect } from '@preact/signals';
-import { store } from '../context.ts';
-import { enterNewlinePref, setTheme } from '../state.ts';
-import { closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS, settingsRoute } from './route.ts';
+import { closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS } from './route.ts';
 import { ProfileSection } from './Profile.tsx';
 import { AccountSection } from './Account.tsx';
 import { PreferencesSection } from './Preferences.tsx';
@@ -35,32 +32,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   'organization/bots': BotsSection,
 };
 
-/**
- * Settings that change what this page does follow the stored value, in every tab: the theme
- * (color_scheme 1 = follow the system, 2 = dark, 3 = light) and Enter sends.
- */
-export function installSettingsEffects(): () => void {
-  let first = true;
-  const stop = effect(() => {
-    const s = store.settings.user.value;
-    const scheme = s.color_scheme;
-    if (scheme === 2) setTheme('dark');
-    else if (scheme === 3) setTheme('light');
-    else if (scheme === 1 && !first) setTheme(matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-    if (typeof s.enter_sends === 'boolean' && enterNewlinePref.signal.peek() === s.enter_sends) enterNewlinePref.set(!s.enter_sends);
-    first = false;
-  });
-  return stop;
-}
-
-export function SettingsOverlay() {
-  const route = settingsRoute.value;
-  useEffect(() => installSettingsEffects(), []);
-  if (!route) return null;
-  return <Overlay kind={route.kind} section={route.section} />;
-}
-
-function Overlay({ kind, section }: { kind: 'settings' | 'organization'; section: string }) {
+export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; section: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const admin = isAdmin();
