@@ -175,6 +175,7 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   },
   user_group(s, e) {
     s.settings.applyUserGroup(e);
+    s.admin.applyUserGroup(e);
   },
   alert_words(s, e) {
     s.settings.applyAlertWords(e);
@@ -187,9 +188,6 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   },
   custom_profile_fields(s, e) {
     s.admin.applyProfileFields(e);
-  },
-  user_group(s, e) {
-    s.admin.applyUserGroup(e);
   },
   realm_bot(s, e) {
     s.admin.applyRealmBot(e);
