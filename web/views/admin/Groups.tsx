@@ -21,7 +21,10 @@ export function GroupsSection() {
             <li key={g.id}>
               <div class="setting-line">
                 <span class="grow">
-                  <strong>@{g.name}</strong> <span class="setting-hint">{g.members.length} members · {g.description}</span>
+                  <strong>@{g.name}</strong> <span class="setting-hint">
+                    {g.members.length} {g.members.length === 1 ? 'member' : 'members'}
+                    {g.description ? ` · ${g.description}` : ''}
+                  </span>
                 </span>
                 <button type="button" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)}>
                   Edit <span class="sr-only">group {g.name}</span>

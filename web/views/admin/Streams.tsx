@@ -73,6 +73,8 @@ function CreateStream() {
     if (ok) {
       setName('');
       setDescription('');
+      setPriv(false);
+      setPolicy(1);
     }
   }
   return (

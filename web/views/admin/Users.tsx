@@ -92,7 +92,7 @@ function UserRow({ user: u, open, onToggle }: { user: User; open: boolean; onTog
         <td class="wide-only">{u.email}</td>
         <td>{roleName(u.role)}</td>
         <td class="wide-only">{u.is_active ? lastActive(u) : 'Deactivated'}</td>
-        <td class="actions">
+        <td class="row-actions">
           {u.is_active ? (
             <button type="button" aria-expanded={open} onClick={onToggle}>
               Edit <span class="sr-only">{u.full_name}</span>

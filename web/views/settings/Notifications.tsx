@@ -29,7 +29,9 @@ export function NotificationsSection() {
         />
       </Section>
       <Section title="Streams">
-        <StreamTable />
+        <div class="table-scroll">
+          <StreamTable />
+        </div>
       </Section>
       <Section title="Email">
         <UserToggle prop="message_content_in_email_notifications" label="Include message content in emails" />
