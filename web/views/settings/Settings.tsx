@@ -53,6 +53,8 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
 
   useEffect(() => {
     headingRef.current?.focus();
+    // On a phone the sections are a row that scrolls sideways: the open one is brought into it.
+    ref.current?.querySelector('.settings-nav [aria-current=page]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [kind, section]);
 
   const Page = PAGES[`${kind}/${section}`];
