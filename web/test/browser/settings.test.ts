@@ -118,6 +118,24 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await env.server.ok('POST', '/api/v1/fetch_api_key', { username: bobAccount.email, password: bobAccount.password! });
   });
 
+  test('an administrator adds a custom emoji with a preview, and tests a linkifier before adding it', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await open(ada, '#organization/emoji');
+    await ada.page.getByRole('textbox', { name: 'Emoji name' }).fill('parrot');
+    await ada.page.getByLabel('Emoji image').setInputFiles({ name: 'parrot.png', mimeType: 'image/png', buffer: png });
+    await ada.page.getByRole('img', { name: 'Preview of :parrot:' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Add emoji' }).click();
+    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor();
+
+    await open(ada, '#organization/linkifiers');
+    await ada.page.getByRole('textbox', { name: 'Pattern', exact: true }).fill('#(?P<id>[0-9]+)');
+    await ada.page.getByRole('textbox', { name: 'URL template' }).fill('https://example.com/issues/{id}');
+    await ada.page.getByRole('textbox', { name: 'Test the pattern on sample text' }).fill('Fixed in #123');
+    await ada.page.getByRole('status').filter({ hasText: 'https://example.com/issues/123' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Add linkifier' }).click();
+    await ada.page.getByRole('button', { name: 'Remove linkifier #(?P<id>[0-9]+)' }).waitFor();
+  });
+
   test('every settings section has no serious or critical axe violation', async () => {
     const failures: string[] = [];
     for (const [kind, sections] of [
