@@ -48,7 +48,16 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
       closeSettings();
     };
     window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
+    // A modal dialog: the page behind it is out of reach of Tab and screen readers meanwhile
+    // (the live region for toasts stays), and focus goes back where it was on closing.
+    const opener = document.activeElement as HTMLElement | null;
+    const behind = [...(ref.current?.parentElement?.children ?? [])].filter((el): el is HTMLElement => el !== ref.current && el instanceof HTMLElement && !el.matches('[aria-live]'));
+    for (const el of behind) el.inert = true;
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      for (const el of behind) el.inert = false;
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
 
   useEffect(() => {
