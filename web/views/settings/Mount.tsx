@@ -16,13 +16,17 @@ let loaded: FunctionComponent<OverlayProps> | null = null;
  */
 export function installSettingsEffects(): () => void {
   let first = true;
+  let enterSends: unknown;
   return effect(() => {
     const s = store.settings.user.value;
     const scheme = s.color_scheme;
     if (scheme === 2) setTheme('dark');
     else if (scheme === 3) setTheme('light');
     else if (scheme === 1 && !first) setTheme(matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-    if (typeof s.enter_sends === 'boolean' && enterNewlinePref.signal.peek() === s.enter_sends) enterNewlinePref.set(!s.enter_sends);
+    // Enter sends: the compose box's own choice stands until the setting changes (the server's
+    // default, off, would otherwise undo the app's default of Enter sending).
+    if (!first && typeof s.enter_sends === 'boolean' && s.enter_sends !== enterSends) enterNewlinePref.set(!s.enter_sends);
+    enterSends = s.enter_sends;
     first = false;
   });
 }

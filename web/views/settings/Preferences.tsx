@@ -1,5 +1,7 @@
 // Personal settings: display and behaviour (the API's display settings).
-import { Section, UserSelect, UserToggle, type Option } from './fields.tsx';
+import { Section, Toggle, UserSelect, UserToggle, type Option } from './fields.tsx';
+import { enterNewlinePref } from '../state.ts';
+import { settingsApi } from './api.ts';
 
 /** The languages the server knows (src/lib/user-settings.ts LANGUAGES). */
 export const LANGUAGES: Option[] = [
@@ -44,7 +46,15 @@ export function PreferencesSection() {
         <UserSelect prop="twenty_four_hour_time" label="Time format" options={opts(['false', '12-hour clock (5:00 PM)'], ['true', '24-hour clock (17:00)'])} />
       </Section>
       <Section title="Behaviour">
-        <UserToggle prop="enter_sends" label="Enter sends a message" hint="(Shift+Enter makes a new line; off: Ctrl+Enter sends)" />
+        <Toggle
+          label="Enter sends a message"
+          hint="(Shift+Enter makes a new line; off: Ctrl+Enter sends)"
+          value={!enterNewlinePref.signal.value}
+          onSave={async (v) => {
+            await settingsApi().updateSettings({ enter_sends: v });
+            enterNewlinePref.set(!v);
+          }}
+        />
         <UserSelect prop="default_view" label="Home view" options={opts(['all_messages', 'All messages'], ['recent_topics', 'Recent conversations'])} />
         <UserToggle prop="escape_navigates_to_default_view" label="Escape goes to the home view" />
         <UserSelect prop="web_mark_read_on_scroll_policy" label="Mark messages read on scroll" options={opts([1, 'Always'], [2, 'Only in conversation views'], [3, 'Never'])} />
