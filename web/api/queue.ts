@@ -33,6 +33,8 @@ export const REGISTER_PARAMS: Params = {
     stream_typing_notifications: true,
     user_settings_object: true,
     empty_topic_name: true,
+    // The settings' linkifier list: without it the server sends no linkifiers and no events.
+    linkifier_url_template: true,
   },
 };
 

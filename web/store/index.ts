@@ -9,6 +9,7 @@ import { StreamStore } from './streams.ts';
 import type { Message, Reaction } from './types.ts';
 import { UnreadStore, type UnreadSnapshot } from './unread.ts';
 import { UserStore } from './users.ts';
+import { AdminStore } from './settings-admin.ts';
 
 export type Event = Record<string, unknown> & { type: string };
 
@@ -26,6 +27,8 @@ export class Store {
   readonly unread = new UnreadStore(() => this.me, { rules: this.streams.muteRules });
   readonly typing = new TypingStore();
   readonly drafts = new DraftStore();
+  /** Emoji, linkifiers, profile fields, groups, bots, default streams, muted users, statuses. */
+  readonly admin = new AdminStore();
   readonly starred = signal<Set<number>>(new Set());
   readonly recentDms = signal<RecentDm[]>([]);
   /** Called for every message event after it is applied (notifications hook in here). */
@@ -42,6 +45,7 @@ export class Store {
       this.streams.load(state);
       this.unread.load((state.unread_msgs ?? { streams: [], pms: [], huddles: [], mentions: [] }) as UnreadSnapshot);
       this.drafts.load(state);
+      this.admin.load(state);
       this.starred.value = new Set((state.starred_messages ?? []) as number[]);
       this.recentDms.value = ((state.recent_private_conversations ?? []) as { user_ids: number[]; max_message_id: number }[]).map((c) => ({
         key: dmKey(c.user_ids, this.me),
@@ -149,6 +153,7 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   },
   realm_user(s, e) {
     s.users.applyRealmUser(e);
+    s.admin.applyRealmUser(e);
   },
   subscription(s, e) {
     s.streams.applySubscription(e);
@@ -170,8 +175,30 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   },
   user_group(s, e) {
     s.settings.applyUserGroup(e);
+    s.admin.applyUserGroup(e);
   },
   alert_words(s, e) {
     s.settings.applyAlertWords(e);
+  },
+  realm_emoji(s, e) {
+    s.admin.applyRealmEmoji(e);
+  },
+  realm_linkifiers(s, e) {
+    s.admin.applyLinkifiers(e);
+  },
+  custom_profile_fields(s, e) {
+    s.admin.applyProfileFields(e);
+  },
+  realm_bot(s, e) {
+    s.admin.applyRealmBot(e);
+  },
+  default_streams(s, e) {
+    s.admin.applyDefaultStreams(e);
+  },
+  muted_users(s, e) {
+    s.admin.applyMutedUsers(e);
+  },
+  user_status(s, e) {
+    s.admin.applyUserStatus(e);
   },
 };

@@ -13,6 +13,7 @@ import { UserList } from './UserList.tsx';
 import { Dialogs } from './Dialogs.tsx';
 import { installKeys } from './keys.ts';
 import { installAlerts } from './alerts.ts';
+import { SettingsOverlay } from './settings/Mount.tsx';
 
 function setFavicon(count: number): void {
   const badge = count > 0 ? `<circle cx="24" cy="8" r="8" fill="#d33"/><text x="24" y="12" font-size="${count > 99 ? 7 : 11}" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="bold">${count > 99 ? '99+' : count}</text>` : '';
@@ -84,6 +85,7 @@ export function App() {
       </div>
       {drawer.value && <div class="scrim" onClick={() => (drawer.value = null)} />}
       {dialog.value && <Dialogs />}
+      <SettingsOverlay />
       <div class="toast-region" role="status" aria-live="polite">
         {toast.value && <div class={`toast ${toast.value.error ? 'error' : ''}`}>{toast.value.text}</div>}
       </div>

@@ -7,6 +7,7 @@ import { describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch,
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
 import { composeTarget } from './Compose.tsx';
+import { readSettingsHash } from './settings/route.ts';
 
 export const lookups: NarrowLookups = {
   streamById(id) {
@@ -74,6 +75,8 @@ export function searchText(narrow: Narrow): string {
 export function readHash(): void {
   const h = location.hash;
   drawer.value = null;
+  // Settings open over the narrow, which stays as it was.
+  if (readSettingsHash(h)) return;
   if (h === '#drafts') {
     view.value = { kind: 'drafts' };
     return;

@@ -1,0 +1,163 @@
+// Settings and organization administration in a real Chromium against a real server: an
+// administrator and a member in two browser contexts. The administrator's changes reach the
+// member live; a member's display setting follows in their second tab; members cannot see the
+// organization's settings; a refused value shows the server's message and changes nothing;
+// axe-core finds no serious or critical violation on any section. Found by role and name only.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import type { Account } from '../../../test/helpers/server.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+/** Polls a condition of the page (a live change arrives by event, a moment later). */
+async function until(what: string, check: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const PERSONAL = ['profile', 'account', 'preferences', 'notifications'];
+const ORGANIZATION = ['profile', 'settings', 'users', 'streams', 'emoji', 'linkifiers', 'profile-fields', 'groups', 'bots'];
+
+describe('settings and administration', { skip: skip ?? false }, () => {
+  let env: Env;
+  let adaAccount: Account;
+  let bobAccount: Account;
+  let ada: Person;
+  let bob: Person;
+
+  before(async () => {
+    env = await setUp();
+    adaAccount = await env.server.createUser('Ada', { role: 200 });
+    bobAccount = await env.server.createUser('Bob');
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [adaAccount.email, bobAccount.email] });
+    await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Team', field_type: 1, hint: '' });
+    [ada, bob] = await Promise.all([logIn(env, adaAccount.email, adaAccount.password!), logIn(env, bobAccount.email, bobAccount.password!)]);
+  });
+
+  after(async () => {
+    await env?.close();
+  });
+
+  const open = async (p: Person, hash: string) => {
+    await p.page.evaluate((h) => (location.hash = h), hash);
+    await p.page.getByRole('dialog', { name: /settings/ }).waitFor();
+  };
+
+  test('a member has no organization settings: not in the menu, and the URL says no', async () => {
+    await bob.page.getByRole('button', { name: 'Personal menu' }).click();
+    await bob.page.getByRole('menuitem', { name: 'Personal settings' }).waitFor();
+    assert.equal(await bob.page.getByRole('menuitem', { name: 'Organization settings' }).count(), 0);
+    await bob.page.keyboard.press('Escape');
+    await open(bob, '#organization/settings');
+    await bob.page.getByText("You don't have permission").waitFor();
+    assert.equal(await bob.page.getByRole('combobox', { name: 'Who can create public streams' }).count(), 0);
+    assert.equal(await bob.page.getByRole('link', { name: 'Users', exact: true }).count(), 0);
+    // Escape goes back to the narrow underneath.
+    await bob.page.keyboard.press('Escape');
+    await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    await bob.page.getByRole('navigation', { name: 'Streams' }).waitFor();
+  });
+
+  test("the administrator's changes reach the member live", async () => {
+    await ada.page.getByRole('button', { name: 'Personal menu' }).click();
+    await ada.page.getByRole('menuitem', { name: 'Organization settings' }).click();
+    await ada.page.getByRole('heading', { name: 'Organization profile' }).waitFor();
+    await ada.page.getByRole('textbox', { name: 'Organization name' }).fill('Acme Chat');
+    await ada.page.getByRole('button', { name: 'Save organization name' }).click();
+    await bob.page.getByRole('link', { name: 'Acme Chat' }).waitFor();
+
+    // A policy: names locked, and the member's name box turns read-only in front of them.
+    await open(bob, '#settings/profile');
+    const bobName = bob.page.getByRole('textbox', { name: 'Full name' });
+    assert.equal(await bobName.isDisabled(), false);
+    await ada.page.getByRole('link', { name: 'Organization settings' }).click();
+    await ada.page.getByRole('checkbox', { name: 'Prevent people from changing their names' }).check();
+    await until('the name box to lock', () => bobName.isDisabled());
+    await ada.page.getByRole('checkbox', { name: 'Prevent people from changing their names' }).uncheck();
+    await until('the name box to unlock', async () => !(await bobName.isDisabled()));
+  });
+
+  test("a member's display settings follow in their second tab", async () => {
+    const second = await bob.context.newPage();
+    await second.goto(env.url + '/');
+    await second.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await open(bob, '#settings/preferences');
+    await bob.page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
+    await second.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await bob.page.getByRole('combobox', { name: 'Time format' }).selectOption({ label: '24-hour clock (17:00)' });
+    // The second tab's own settings page shows the new value, from the event.
+    await second.evaluate(() => (location.hash = '#settings/preferences'));
+    const format = second.getByRole('combobox', { name: 'Time format' });
+    await format.waitFor();
+    await until('the second tab to show 24-hour time', async () => /24-hour/.test((await format.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)) ?? ''));
+    await bob.page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Light' });
+    await second.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await second.close();
+  });
+
+  test('a refused value shows the server message and changes nothing', async () => {
+    await open(ada, '#organization/profile');
+    const name = ada.page.getByRole('textbox', { name: 'Organization name' });
+    await name.fill('   ');
+    await ada.page.getByRole('button', { name: 'Save organization name' }).click();
+    await ada.page.getByRole('alert').filter({ hasText: /empty/i }).waitFor();
+    const realm = await env.server.ok('GET', '/api/v1/server_settings');
+    assert.equal(realm.realm_name, 'Acme Chat');
+
+    await open(bob, '#settings/account');
+    await bob.page.getByRole('textbox', { name: 'Old password' }).fill('not my password');
+    await bob.page.getByRole('textbox', { name: 'New password' }).fill('a-new-password-1');
+    await bob.page.getByRole('button', { name: 'Change password' }).click();
+    await bob.page.getByRole('alert').filter({ hasText: /wrong password/i }).waitFor();
+    // The old password still works.
+    await env.server.ok('POST', '/api/v1/fetch_api_key', { username: bobAccount.email, password: bobAccount.password! });
+  });
+
+  test('an administrator adds a custom emoji with a preview, and tests a linkifier before adding it', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await open(ada, '#organization/emoji');
+    await ada.page.getByRole('textbox', { name: 'Emoji name' }).fill('parrot');
+    await ada.page.getByLabel('Emoji image').setInputFiles({ name: 'parrot.png', mimeType: 'image/png', buffer: png });
+    await ada.page.getByRole('img', { name: 'Preview of :parrot:' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Add emoji' }).click();
+    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor();
+
+    await open(ada, '#organization/linkifiers');
+    await ada.page.getByRole('textbox', { name: 'Pattern', exact: true }).fill('#(?P<id>[0-9]+)');
+    await ada.page.getByRole('textbox', { name: 'URL template' }).fill('https://example.com/issues/{id}');
+    await ada.page.getByRole('textbox', { name: 'Test the pattern on sample text' }).fill('Fixed in #123');
+    await ada.page.getByRole('status').filter({ hasText: 'https://example.com/issues/123' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Add linkifier' }).click();
+    await ada.page.getByRole('button', { name: 'Remove linkifier #(?P<id>[0-9]+)' }).waitFor();
+  });
+
+  test('every settings section has no serious or critical axe violation', async () => {
+    const failures: string[] = [];
+    for (const [kind, sections] of [
+      ['settings', PERSONAL],
+      ['organization', ORGANIZATION],
+    ] as const) {
+      for (const section of sections) {
+        await open(ada, `#${kind}/${section}`);
+        await ada.page.locator(`a[href="#${kind}/${section}"][aria-current=page]`).waitFor();
+        for (const v of await axeViolations(ada.page)) failures.push(`#${kind}/${section}: ${v}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  test('on a phone the overlay fills the screen and closes with its button', async () => {
+    await ada.page.setViewportSize({ width: 390, height: 844 });
+    await open(ada, '#settings/notifications');
+    const box = await ada.page.getByRole('dialog', { name: 'Personal settings' }).boundingBox();
+    assert.ok(box && box.width <= 390 && box.width >= 380, `overlay width ${box?.width}`);
+    await ada.page.getByRole('button', { name: 'Close', exact: true }).click();
+    await ada.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    await ada.page.setViewportSize({ width: 1280, height: 800 });
+  });
+});

@@ -1,0 +1,156 @@
+// Organization administration: user groups, their members and nested groups.
+import { useId, useState } from 'preact/hooks';
+import { store } from '../context.ts';
+import { settingsApi } from '../settings/api.ts';
+import { ErrorText, Section, TextSetting, useSave } from '../settings/fields.tsx';
+import type { UserGroup } from '../../store/settings-admin.ts';
+
+/** System groups (`role:members`, ...) have names the reference shows in words. */
+const groupLabel = (g: UserGroup): string => (g.is_system_group ? g.description || g.name : g.name);
+
+export function GroupsSection() {
+  const [open, setOpen] = useState<number | null>(null);
+  const groups = [...store.admin.groups.value.values()].filter((g) => !g.is_system_group && !g.deactivated).sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <>
+      <CreateGroup />
+      <Section title="Groups">
+        {groups.length === 0 && <p class="setting-hint">No user groups yet.</p>}
+        <ul class="plain-list">
+          {groups.map((g) => (
+            <li key={g.id}>
+              <div class="setting-line">
+                <span class="grow">
+                  <strong>@{g.name}</strong> <span class="setting-hint">
+                    {g.members.length} {g.members.length === 1 ? 'member' : 'members'}
+                    {g.description ? ` · ${g.description}` : ''}
+                  </span>
+                </span>
+                <button type="button" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)}>
+                  Edit <span class="sr-only">group {g.name}</span>
+                </button>
+              </div>
+              {open === g.id && <EditGroup group={g} />}
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
+  );
+}
+
+function CreateGroup() {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const save = useSave();
+  const a = useId();
+  const b = useId();
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (await save.run(() => settingsApi().createGroup(name.trim(), description, [store.me]))) {
+      setName('');
+      setDescription('');
+    }
+  }
+  return (
+    <Section title="Create a group">
+      <form class="setting" onSubmit={submit}>
+        <div class="setting-line">
+          <span class="field">
+            <label for={a}>Group name</label>
+            <input id={a} value={name} onInput={(e) => setName(e.currentTarget.value)} aria-describedby="group-error" />
+          </span>
+          <span class="field grow">
+            <label for={b}>Group description</label>
+            <input id={b} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          </span>
+          <button type="submit" class="primary" disabled={!name.trim() || save.busy}>
+            Create group
+          </button>
+        </div>
+        <ErrorText id="group-error" error={save.error} />
+      </form>
+    </Section>
+  );
+}
+
+function EditGroup({ group: g }: { group: UserGroup }) {
+  const save = useSave();
+  const memberId = useId();
+  const subId = useId();
+  const all = store.admin.groups.value;
+  const users = store.users.active.value.filter((u) => !g.members.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  const candidates = [...all.values()].filter((o) => !o.deactivated && o.id !== g.id && !g.direct_subgroup_ids.includes(o.id));
+  return (
+    <div class="edit-box" role="group" aria-label={`Edit group ${g.name}`}>
+      <TextSetting label="Name" value={g.name} onSave={(v) => settingsApi().updateGroup(g.id, { name: v })} />
+      <TextSetting label="Description" value={g.description} onSave={(v) => settingsApi().updateGroup(g.id, { description: v })} />
+      <h4>Members</h4>
+      <ul class="chips">
+        {g.members.map((u) => (
+          <li key={u}>
+            {store.users.name(u)}{' '}
+            <button type="button" class="link-button" aria-label={`Remove ${store.users.name(u)} from ${g.name}`} onClick={() => void save.run(() => settingsApi().groupMembers(g.id, [], [u]))}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <label for={memberId}>Add a member</label>{' '}
+      <select
+        id={memberId}
+        value=""
+        onChange={(e) => {
+          const u = Number(e.currentTarget.value);
+          e.currentTarget.value = '';
+          if (u) void save.run(() => settingsApi().groupMembers(g.id, [u], []));
+        }}
+      >
+        <option value="">Choose a person…</option>
+        {users.map((u) => (
+          <option key={u.user_id} value={u.user_id}>
+            {u.full_name}
+          </option>
+        ))}
+      </select>
+      <h4>Groups within this group</h4>
+      <ul class="chips">
+        {g.direct_subgroup_ids.map((id) => {
+          const sub = all.get(id);
+          const label = sub ? groupLabel(sub) : `group ${id}`;
+          return (
+            <li key={id}>
+              {label}{' '}
+              <button type="button" class="link-button" aria-label={`Remove group ${label} from ${g.name}`} onClick={() => void save.run(() => settingsApi().groupSubgroups(g.id, [], [id]))}>
+                ×
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <label for={subId}>Add a group</label>{' '}
+      <select
+        id={subId}
+        value=""
+        onChange={(e) => {
+          const id = Number(e.currentTarget.value);
+          e.currentTarget.value = '';
+          if (id) void save.run(() => settingsApi().groupSubgroups(g.id, [id], []));
+        }}
+      >
+        <option value="">Choose a group…</option>
+        {candidates.map((o) => (
+          <option key={o.id} value={o.id}>
+            {groupLabel(o)}
+          </option>
+        ))}
+      </select>
+      <div class="setting-line">
+        <button type="button" class="danger-outline" disabled={save.busy} onClick={() => void save.run(() => settingsApi().deactivateGroup(g.id))}>
+          Deactivate group
+        </button>
+      </div>
+      <ErrorText id={`group-${g.id}-e`} error={save.error} />
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+// Form controls of the settings pages. Each shows the stored value (from the store, which
+// events keep current), saves through the API, and on a refusal shows the server's message
+// next to itself and goes back to the stored value: bad input changes nothing.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { errorText } from '../state.ts';
+import { store } from '../context.ts';
+import { settingsApi } from './api.ts';
+
+/** Runs a save and keeps its error (the server's `msg`) for the control to show. */
+export function useSave(): { error: string; busy: boolean; done: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  return {
+    error,
+    busy,
+    done,
+    clear: () => setError(''),
+    async run(fn) {
+      setBusy(true);
+      setError('');
+      setDone(false);
+      try {
+        await fn();
+        setDone(true);
+        return true;
+      } catch (e) {
+        setError(errorText(e));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}
+
+export function ErrorText({ id, error }: { id: string; error: string }) {
+  return (
+    <span id={id} class="setting-error" role={error ? 'alert' : undefined}>
+      {error}
+    </span>
+  );
+}
+
+/** A value shown optimistically while its save is under way, then the store's again. */
+function usePending<T>(stored: T): [T, (v: T | undefined) => void] {
+  const [pending, setPending] = useState<{ v: T } | null>(null);
+  useEffect(() => setPending(null), [stored]);
+  return [pending ? pending.v : stored, (v) => setPending(v === undefined ? null : { v })];
+}
+
+export function Toggle({ label, value, onSave, disabled, hint }: { label: string; value: boolean; onSave: (v: boolean) => Promise<unknown>; disabled?: boolean; hint?: string }) {
+  const id = useId();
+  const save = useSave();
+  const [shown, setShown] = usePending(value);
+  return (
+    <div class="setting toggle">
+      <input
+        type="checkbox"
+        id={id}
+        checked={shown}
+        disabled={disabled}
+        aria-describedby={`${id}-e`}
+        onChange={async (e) => {
+          const v = e.currentTarget.checked;
+          setShown(v);
+          if (!(await save.run(() => onSave(v)))) setShown(undefined);
+        }}
+      />
+      <label for={id}>
+        {label}
+        {hint && <span class="setting-hint"> {hint}</span>}
+      </label>
+      <ErrorText id={`${id}-e`} error={save.error} />
+    </div>
+  );
+}
+
+export interface Option {
+  value: string | number;
+  label: string;
+}
+
+export function Select({ label, value, options, onSave, disabled }: { label: string; value: string | number | null | undefined; options: Option[]; onSave: (v: string | number) => Promise<unknown>; disabled?: boolean }) {
+  const id = useId();
+  const save = useSave();
+  const [shown, setShown] = usePending(value);
+  const known = options.some((o) => String(o.value) === String(shown));
+  return (
+    <div class="setting select">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        value={String(shown ?? '')}
+        disabled={disabled}
+        aria-describedby={`${id}-e`}
+        onChange={async (e) => {
+          const raw = e.currentTarget.value;
+          const opt = options.find((o) => String(o.value) === raw);
+          if (!opt) return;
+          setShown(opt.value);
+          if (!(await save.run(() => onSave(opt.value)))) {
+            setShown(undefined);
+            e.currentTarget.value = String(value ?? '');
+          }
+        }}
+      >
+        {!known && <option value={String(shown ?? '')}>{String(shown ?? '—')}</option>}
+        {options.map((o) => (
+          <option key={String(o.value)} value={String(o.value)}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <ErrorText id={`${id}-e`} error={save.error} />
+    </div>
+  );
+}
+
+/** A text value with its own Save button (saved on Enter too). */
+export function TextSetting({
+  label,
+  value,
+  onSave,
+  multiline,
+  type = 'text',
+  disabled,
+  maxLength,
+}: {
+  label: string;
+  value: string;
+  onSave: (v: string) => Promise<unknown>;
+  multiline?: boolean;
+  type?: string;
+  disabled?: boolean;
+  maxLength?: number;
+}) {
+  const id = useId();
+  const save = useSave();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const dirty = text !== value;
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (!(await save.run(() => onSave(text)))) return;
+  }
+  const input = multiline ? (
+    <textarea id={id} value={text} rows={3} disabled={disabled} maxLength={maxLength} aria-describedby={`${id}-e`} onInput={(e) => setText(e.currentTarget.value)} />
+  ) : (
+    <input id={id} type={type} value={text} disabled={disabled} maxLength={maxLength} aria-describedby={`${id}-e`} onInput={(e) => setText(e.currentTarget.value)} />
+  );
+  return (
+    <form class="setting text" onSubmit={submit}>
+      <label for={id}>{label}</label>
+      <div class="setting-line">
+        {input}
+        <button type="submit" disabled={disabled || save.busy || !dirty} aria-label={`Save ${label.toLowerCase()}`}>
+          Save
+        </button>
+        {dirty && (
+          <button
+            type="button"
+            class="link-button"
+            onClick={() => {
+              setText(value);
+              save.clear();
+            }}
+          >
+            Cancel
+          </button>
+        )}
+      </div>
+      <ErrorText id={`${id}-e`} error={save.error} />
+    </form>
+  );
+}
+
+export function Section({ title, children }: { title: string; children: ComponentChildren }) {
+  const id = useId();
+  return (
+    <section class="settings-group" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+// --- bound to the store ---------------------------------------------------------------------
+
+export function UserToggle({ prop, label, hint }: { prop: string; label: string; hint?: string }) {
+  return <Toggle label={label} hint={hint} value={store.settings.user.value[prop] === true} onSave={(v) => settingsApi().updateSettings({ [prop]: v })} />;
+}
+
+export function UserSelect({ prop, label, options }: { prop: string; label: string; options: Option[] }) {
+  return <Select label={label} value={store.settings.user.value[prop] as string | number} options={options} onSave={(v) => settingsApi().updateSettings({ [prop]: v })} />;
+}
+
+export function RealmToggle({ prop, label, disabled }: { prop: string; label: string; disabled?: boolean }) {
+  return <Toggle label={label} disabled={disabled} value={store.settings.realm.value[prop] === true} onSave={(v) => settingsApi().updateRealm({ [prop]: v })} />;
+}
+
+export function RealmSelect({ prop, label, options, disabled }: { prop: string; label: string; options: Option[]; disabled?: boolean }) {
+  const raw = store.settings.realm.value[prop];
+  // Time limits: null in the store is "unlimited" in the API.
+  return <Select label={label} disabled={disabled} value={raw === null ? 'unlimited' : (raw as string | number)} options={options} onSave={(v) => settingsApi().updateRealm({ [prop]: v })} />;
+}

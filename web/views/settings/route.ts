@@ -1,0 +1,60 @@
+// Which settings page the URL asks for (`#settings/<section>`, `#organization/<section>`), and
+// the narrow to go back to when the overlay closes.
+import { signal } from '@preact/signals';
+import { store } from '../context.ts';
+
+export type SettingsKind = 'settings' | 'organization';
+export interface SettingsRoute {
+  kind: SettingsKind;
+  section: string;
+}
+
+export const PERSONAL_SECTIONS: [string, string][] = [
+  ['profile', 'Profile'],
+  ['account', 'Account and privacy'],
+  ['preferences', 'Preferences'],
+  ['notifications', 'Notifications'],
+];
+
+export const ORGANIZATION_SECTIONS: [string, string][] = [
+  ['profile', 'Organization profile'],
+  ['settings', 'Organization settings'],
+  ['users', 'Users'],
+  ['streams', 'Streams'],
+  ['emoji', 'Custom emoji'],
+  ['linkifiers', 'Linkifiers'],
+  ['profile-fields', 'Custom profile fields'],
+  ['groups', 'User groups'],
+  ['bots', 'Bots'],
+];
+
+export const settingsRoute = signal<SettingsRoute | null>(null);
+let returnHash = '';
+
+/** Reads the hash; true when it is a settings page (the narrow underneath stays as it was). */
+export function readSettingsHash(hash: string): boolean {
+  const m = /^#(settings|organization)(?:\/([\w-]+))?\/?$/.exec(hash);
+  if (!m) {
+    returnHash = hash;
+    settingsRoute.value = null;
+    return false;
+  }
+  const kind = m[1] as SettingsKind;
+  const sections = kind === 'settings' ? PERSONAL_SECTIONS : ORGANIZATION_SECTIONS;
+  const section = sections.some(([k]) => k === m[2]) ? m[2]! : sections[0]![0];
+  settingsRoute.value = { kind, section };
+  return true;
+}
+
+export function closeSettings(): void {
+  location.hash = returnHash && returnHash !== '#' ? returnHash : '#all_messages';
+}
+
+export function isAdmin(): boolean {
+  const role = store.users.get(store.me)?.role;
+  return role !== undefined ? role <= 200 : store.settings.me.value.is_admin;
+}
+
+export function isOwner(): boolean {
+  return (store.users.get(store.me)?.role ?? 400) <= 100;
+}
