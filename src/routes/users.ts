@@ -6,7 +6,7 @@ import { maxMessageIdForUser, usersInRealm } from '../db/queries/users.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { badRequest } from '../lib/errors.ts';
-import { profileDataOfUsers } from '../lib/profile-fields.ts';
+import { profileDataOfUser, profileDataOfUsers } from '../lib/profile-fields.ts';
 import { checkProfileEntries } from '../actions/profile-fields.ts';
 import { presentUser } from '../presenters/user.ts';
 import { checkCreateUserByAdmin, checkDeactivateUser, checkReactivateUser, checkUpdateUser } from '../actions/users.ts';
@@ -50,8 +50,8 @@ export const userRoutes = [
       const json = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
       return {
         ...json,
-        max_message_id: await maxMessageIdForUser(app.db.kysely, user.id),
-        ...(user.is_bot ? {} : { profile_data: (await profileDataOfUsers(app.db.kysely, realm.id, [user.id])).get(user.id) ?? {} }),
+        max_message_id: await maxMessageIdForUser(app.db, user.id),
+        ...(user.is_bot ? {} : { profile_data: await profileDataOfUser(app.db, realm.id, user.id) }),
       };
     },
   }),

@@ -1,4 +1,4 @@
-import type { Conn, Tx } from '../database.ts';
+import type { Conn, Db, Tx } from '../database.ts';
 import type { CustomProfileField } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -79,6 +79,17 @@ export async function profileValues(db: Q, realmId: number, userIds: readonly nu
     .where('custom_profile_fields.realm_id', '=', realmId);
   if (userIds !== null) q = q.where('custom_profile_field_values.user_id', 'in', [...userIds]);
   return q.orderBy('custom_profile_fields.order').execute();
+}
+
+/** One user's values (GET /users/me on every client's start): `profileValues` for one user. */
+export async function profileValuesOfUser(db: Db, realmId: number, userId: number): Promise<ProfileValueRow[]> {
+  const direct = db.direct();
+  if (!direct) return profileValues(db.kysely, realmId, [userId]);
+  return direct.all<ProfileValueRow>(
+    'select v.field_id, v.user_id, v.value, v.rendered_value from custom_profile_field_values v ' +
+      'join custom_profile_fields f on f.id = v.field_id where f.realm_id = ? and v.user_id = ? order by f."order"',
+    [realmId, userId],
+  );
 }
 
 export async function profileValue(db: Q, fieldId: number, userId: number): Promise<ProfileValueRow | undefined> {

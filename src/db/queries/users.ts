@@ -1,4 +1,4 @@
-import type { Conn, Dialect, Tx } from '../database.ts';
+import type { Conn, Db, Dialect, Tx } from '../database.ts';
 import type { NewUser, User, UserUpdate } from '../schema.ts';
 import { inChunks, LIST_CHUNK } from '../chunks.ts';
 
@@ -86,8 +86,10 @@ export async function updateUser(tx: Tx, userId: number, values: UserUpdate): Pr
   await tx.updateTable('users').set(values).where('id', '=', userId).execute();
 }
 
-export async function maxMessageIdForUser(db: Q, userId: number): Promise<number> {
-  const row = await db
+export async function maxMessageIdForUser(db: Db, userId: number): Promise<number> {
+  const direct = db.direct();
+  if (direct) return direct.get<{ m: number | null }>('select max(message_id) as m from user_messages where user_id = ?', [userId])?.m ?? -1;
+  const row = await db.kysely
     .selectFrom('user_messages')
     .select((eb) => eb.fn.max('message_id').as('m'))
     .where('user_id', '=', userId)
