@@ -8,6 +8,9 @@
 // Each run of (a) and (b) is a new browser context (no cache, no cookies); figures are medians.
 // Run: npx tsx bench/web.ts   (RUNS=5, LIVE=50; the organization's USERS, STREAMS, MESSAGES;
 // DATABASE_URL for PostgreSQL; CHROMIUM_PATH, default /usr/bin/chromium). Needs `npm run build:web`.
+// ORG_DB=/path/parley.db runs on an organization already built (even by an older version: the
+// server migrates its copy forward), as a full-size build takes long; the file is copied, never
+// opened in place. Its description is the build's `<folder>.json` beside the folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -75,7 +78,7 @@ async function serve(org: Organization): Promise<{ child: ChildProcess; url: str
   for (let i = 0; ; i++) {
     const ok = await fetch(`${url}/`).then((r) => r.ok, () => false);
     if (ok) break;
-    if (child.exitCode !== null || i > 600) throw new Error('parley serve did not start');
+    if (child.exitCode !== null || i > 3000) throw new Error('parley serve did not start');
     await sleep(100);
   }
   return { child, url, dataDir };
@@ -183,6 +186,22 @@ async function liveRun(page: PwPage, url: string, org: Organization): Promise<{ 
   }
 }
 
+/**
+ * The organization of a build in `db`'s folder, described by the `<folder>.json` that
+ * generate.ts writes beside it (the users to log in as, the streams to send to).
+ */
+function existingOrganization(db: string): Organization {
+  const file = path.resolve(db);
+  if (!fs.existsSync(file)) throw new Error(`ORG_DB: no file ${file}`);
+  const info = `${path.dirname(file)}.json`;
+  if (!fs.existsSync(info)) throw new Error(`ORG_DB: no description ${info} (written by bench/generate.ts) beside the database`);
+  const org = JSON.parse(fs.readFileSync(info, 'utf8')) as Organization;
+  if (org.databaseUrl) throw new Error(`ORG_DB: ${info} describes a PostgreSQL build`);
+  // serve() copies `<dataDir>/parley.db`: point it at the file given, under that name.
+  if (path.basename(file) !== 'parley.db') throw new Error('ORG_DB: the file must be named parley.db');
+  return { ...org, dataDir: path.dirname(file) };
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) skip(`Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
   if (!fs.existsSync(path.join(webDir, 'index.html'))) skip(`the web client is not built in ${webDir}: run npm run build:web`);
@@ -194,7 +213,7 @@ async function main(): Promise<void> {
   } catch {
     skip('playwright-core is not installed (npm install)');
   }
-  const org = await generateOrganization();
+  const org = process.env.ORG_DB ? existingOrganization(process.env.ORG_DB) : await generateOrganization();
   log(`organization: ${org.size.users} users, ${org.size.streams} streams, ${org.size.messages} messages; ${org.reader.email} in ${org.reader.streams} streams with ${org.reader.unread} unread`);
   const server = await serve(org);
   log(`parley serve at ${server.url} (pid ${server.child.pid}), memory at start ${rssMb(server.child.pid!).rss} MB`);
