@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { messageSnapshot, stopWordsSnapshot, unreadSnapshot } from '../../src/events/state/messages.ts';
+import { sql } from 'kysely';
+import { messageSnapshot, starredMessagesSnapshot, stopWordsSnapshot, unreadSnapshot } from '../../src/events/state/messages.ts';
+import { recentPrivateConversationsGroup } from '../../src/events/state/recent_private_conversations.ts';
 import type { SnapshotContext } from '../../src/events/state/types.ts';
 import { dm, send } from './helpers.ts';
 
@@ -33,6 +35,42 @@ test('snapshot groups: unread_msgs by stream topic, direct and group messages, m
   const words = (await stopWordsSnapshot(ctx)).stop_words as string[];
   assert.equal(words.length, 149);
   assert.equal(words.includes('the'), true);
+});
+
+test('recent_private_conversations: the conversations naming the user (not one whose IDs merely contain theirs), latest first; starred_messages through its own index', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  // Enough users that one ID contains another's digits (1 and 11, 2 and 12, ...).
+  const users = [];
+  for (let i = 0; i < 12; i++) users.push(await s.createUser(`User ${i}`));
+  const me = users[0]!;
+  const lookalike = users.find((u) => u.id !== me.id && String(u.id).includes(String(me.id)))!;
+  assert.ok(lookalike, 'a user whose ID contains mine');
+  const other = users.find((u) => u !== me && u !== lookalike)!;
+  const one = await dm(s, [me.id], 'one', other);
+  await dm(s, [lookalike.id], 'not mine', other);
+  const group = await dm(s, [me.id, lookalike.id], 'group', other);
+  const self = await dm(s, [me.id], 'note to self', me);
+  await send(s, 'general', 't', 'stream', other);
+  const later = await dm(s, [me.id], 'again', other);
+  await s.ok('POST', '/api/v1/messages/flags', { messages: [group, one], op: 'add', flag: 'starred' }, me);
+  const app = s.server.app;
+  const user = await app.db.kysely.selectFrom('users').selectAll().where('id', '=', me.id).executeTakeFirstOrThrow();
+  const realm = await app.db.kysely.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+  const ctx: SnapshotContext = { app, realm, user, clientCapabilities: {}, applyMarkdown: true, clientExternalAvatar: false, includeSubscribers: false, slimPresence: false };
+  assert.deepEqual(await recentPrivateConversationsGroup(ctx), {
+    recent_private_conversations: [
+      { user_ids: [other.id], max_message_id: later },
+      { user_ids: [], max_message_id: self },
+      { user_ids: [other.id, lookalike.id].sort((a, b) => a - b), max_message_id: group },
+    ],
+  });
+  assert.ok(one < later);
+  assert.deepEqual(await starredMessagesSnapshot(ctx), { starred_messages: [one, group] });
+  if (app.db.dialect === 'sqlite') {
+    const plan = await sql<{ detail: string }>`explain query plan select message_id from user_messages where user_id = ${me.id} and (flags & 2) <> 0 order by message_id`.execute(app.db.kysely);
+    assert.match(plan.rows.map((r) => r.detail).join(' | '), /user_messages_starred/);
+  }
 });
 
 test('edit history can be hidden by the realm', async (t) => {

@@ -13,6 +13,7 @@ import { migration as hardening } from './0010_hardening.ts';
 import { migration as sessions } from './0011_sessions.ts';
 import { migration as serverSecrets } from './0012_server_secrets.ts';
 import { migration as joining } from './0013_joining.ts';
+import { migration as starredIndex } from './0014_starred_index.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   sessions,
   serverSecrets,
   joining,
+  starredIndex,
 ];
