@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
+import { firstMessageIdSince } from '../../src/db/queries/streams.ts';
 
 test('creating a private stream with options; outsiders cannot see it', async (t) => {
   const s = await startServer();
@@ -138,4 +139,21 @@ test('weekly traffic counts the messages of the last four weeks, not older ones'
   assert.equal(traffic.quiet, 0); // 1 recent message, rounded
   const { subscriptions } = await s.ok('GET', '/api/v1/users/me/subscriptions');
   assert.equal(subscriptions.find((x: any) => x.name === 'busy').stream_weekly_traffic, 2);
+});
+
+test('the first message of a period: its ID, or none when every message is older or there is no message', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const db = s.server.app.db.kysely;
+  await db.deleteFrom('messages').execute();
+  const now = Math.floor(Date.now() / 1000);
+  assert.equal(await firstMessageIdSince(db, now - 100), null);
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'busy' }] });
+  const ids: number[] = [];
+  for (let i = 0; i < 5; i++) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'busy', topic: 't', content: `${i}` })).id as number);
+  for (const [i, id] of ids.entries()) await db.updateTable('messages').set({ date_sent: now - (50 - i * 10) }).where('id', '=', id).execute();
+  assert.equal(await firstMessageIdSince(db, now - 50), ids[0]);
+  assert.equal(await firstMessageIdSince(db, now - 25), ids[3]);
+  assert.equal(await firstMessageIdSince(db, now - 10), ids[4]);
+  assert.equal(await firstMessageIdSince(db, now - 5), null);
 });
