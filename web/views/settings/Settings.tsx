@@ -14,7 +14,6 @@ import { LinkifiersSection } from '../admin/Linkifiers.tsx';
 import { ProfileFieldsSection } from '../admin/ProfileFields.tsx';
 import { GroupsSection } from '../admin/Groups.tsx';
 import { BotsSection } from '../admin/Bots.tsx';
-import { canInvite, InvitationsSection } from '../admin/Invitations.tsx';
 import './settings.css';
 
 const PAGES: Record<string, () => preact.JSX.Element> = {
@@ -31,7 +30,6 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   'organization/profile-fields': ProfileFieldsSection,
   'organization/groups': GroupsSection,
   'organization/bots': BotsSection,
-  'organization/invitations': InvitationsSection,
 };
 
 export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; section: string }) {
@@ -69,10 +67,7 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
   }, [kind, section]);
 
   const Page = PAGES[`${kind}/${section}`];
-  // Inviting is the one organization page that the realm's policy may open to non-administrators.
-  const inviter = canInvite();
-  const orgSections = admin ? ORGANIZATION_SECTIONS : ORGANIZATION_SECTIONS.filter(([k]) => k === 'invitations' && inviter);
-  const allowed = kind === 'settings' || admin || (section === 'invitations' && inviter);
+  const allowed = kind === 'settings' || admin;
   return (
     <div
       class="settings-overlay"
@@ -101,9 +96,9 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
                 </li>
               ))}
             </ul>
-            {orgSections.length > 0 && (
+            {admin && (
               <ul aria-label="Organization">
-                {orgSections.map(([k, label]) => (
+                {ORGANIZATION_SECTIONS.map(([k, label]) => (
                   <li key={k}>
                     <a href={`#organization/${k}`} aria-current={kind === 'organization' && section === k ? 'page' : undefined}>
                       {label}
