@@ -3,56 +3,17 @@
 // registers again through the other. Runs with TEST_DATABASE_URL and Redis (as .ci/run does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { encodeParams, TEST_RATE_LIMITS } from '../helpers/server.ts';
+import { freePort, runCli, serve, stopped } from '../helpers/processes.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const bin = path.resolve('bin/parley.js');
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-
-function runCli(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`parley ${args[0]} exited ${code}: ${err}`))));
-  });
-}
-
-async function serve(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' });
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`parley serve on port ${port} did not start`);
-}
-
-// A child killed by a signal has a null exitCode but a signalCode: either means it has exited.
-const stopped = (child: ChildProcess): Promise<void> =>
-  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-
 test('two processes on PostgreSQL and Redis: delivery across them, and re-registering after one stops', { skip: adminUrl ? false : 'needs TEST_DATABASE_URL (PostgreSQL) and Redis', timeout: 120_000 }, async () => {
   const name = `parley_two_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
