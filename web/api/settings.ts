@@ -187,4 +187,46 @@ export class SettingsApi {
   async regenerateBotKey(id: number): Promise<string> {
     return (await this.api.post<{ api_key: string }>(`/bots/${id}/api_key/regenerate`)).api_key;
   }
+
+  // --- invitations -----------------------------------------------------------------------
+
+  async invites(): Promise<Invite[]> {
+    return (await this.api.get<{ invites: Invite[] }>('/invites')).invites;
+  }
+
+  /** Email invitations; a partial failure is an ApiError whose `body.errors` lists [email, message, deactivated]. */
+  inviteByEmail(params: InviteParams & { invitee_emails: string }): Promise<unknown> {
+    return this.api.post('/invites', params);
+  }
+
+  async createInviteLink(params: InviteParams): Promise<string> {
+    return (await this.api.post<{ invite_link: string }>('/invites/multiuse', params)).invite_link;
+  }
+
+  revokeInvite(inv: Pick<Invite, 'id' | 'is_multiuse'>): Promise<unknown> {
+    return this.api.delete(inv.is_multiuse ? `/invites/multiuse/${inv.id}` : `/invites/${inv.id}`);
+  }
+
+  resendInvite(id: number): Promise<unknown> {
+    return this.api.post(`/invites/${id}/resend`);
+  }
 }
+
+export interface Invite {
+  id: number;
+  invited_by_user_id: number;
+  invited: number;
+  expiry_date: number | null;
+  invited_as: number;
+  is_multiuse: boolean;
+  email?: string;
+  link_url?: string;
+}
+
+// A type, not an interface: it must fit the client's `Params` index signature.
+export type InviteParams = {
+  invite_expires_in_minutes: number | null;
+  invite_as: number;
+  stream_ids: number[];
+  include_realm_default_subscriptions: boolean;
+};

@@ -201,4 +201,7 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   user_status(s, e) {
     s.admin.applyUserStatus(e);
   },
+  invites_changed(s) {
+    s.admin.invitesVersion.value++;
+  },
 };

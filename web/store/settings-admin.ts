@@ -74,6 +74,8 @@ export class AdminStore {
   readonly defaultStreams = signal<number[]>([]);
   readonly mutedUsers = signal<{ id: number; timestamp: number }[]>([]);
   readonly statuses = signal<Map<number, UserStatus>>(new Map());
+  /** Counts `invites_changed` events: the event carries no data, so the Invitations section refetches when it moves. */
+  readonly invitesVersion = signal(0);
 
   load(state: Record<string, unknown>): void {
     this.emoji.value = (state.realm_emoji ?? {}) as Record<string, RealmEmoji>;

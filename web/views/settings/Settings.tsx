@@ -14,6 +14,7 @@ import { LinkifiersSection } from '../admin/Linkifiers.tsx';
 import { ProfileFieldsSection } from '../admin/ProfileFields.tsx';
 import { GroupsSection } from '../admin/Groups.tsx';
 import { BotsSection } from '../admin/Bots.tsx';
+import { canInvite, InvitationsSection } from '../admin/Invitations.tsx';
 import './settings.css';
 
 const PAGES: Record<string, () => preact.JSX.Element> = {
@@ -30,6 +31,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   'organization/profile-fields': ProfileFieldsSection,
   'organization/groups': GroupsSection,
   'organization/bots': BotsSection,
+  'organization/invitations': InvitationsSection,
 };
 
 export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; section: string }) {
@@ -67,7 +69,10 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
   }, [kind, section]);
 
   const Page = PAGES[`${kind}/${section}`];
-  const allowed = kind === 'settings' || admin;
+  // Inviting is the one organization page that the realm's policy may open to non-administrators.
+  const inviter = canInvite();
+  const orgSections = admin ? ORGANIZATION_SECTIONS : ORGANIZATION_SECTIONS.filter(([k]) => k === 'invitations' && inviter);
+  const allowed = kind === 'settings' || admin || (section === 'invitations' && inviter);
   return (
     <div
       class="settings-overlay"
@@ -96,9 +101,9 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
                 </li>
               ))}
             </ul>
-            {admin && (
+            {orgSections.length > 0 && (
               <ul aria-label="Organization">
-                {ORGANIZATION_SECTIONS.map(([k, label]) => (
+                {orgSections.map(([k, label]) => (
                   <li key={k}>
                     <a href={`#organization/${k}`} aria-current={kind === 'organization' && section === k ? 'page' : undefined}>
                       {label}

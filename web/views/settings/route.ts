@@ -26,6 +26,7 @@ export const ORGANIZATION_SECTIONS: [string, string][] = [
   ['profile-fields', 'Custom profile fields'],
   ['groups', 'User groups'],
   ['bots', 'Bots'],
+  ['invitations', 'Invitations'],
 ];
 
 export const settingsRoute = signal<SettingsRoute | null>(null);
