@@ -1,0 +1,95 @@
+// The Invitations section in a real Chromium against a real server: an administrator makes a
+// reusable link in the UI, a new person follows it in a second browser context, signs up on the
+// server-rendered page and lands in the app; the pending list shows the link and follows
+// `invites_changed` (an email invitation made through the API appears, a revoke disappears);
+// a refused address shows the server's message; axe-core finds no serious or critical violation.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+import type { Account } from '../../../test/helpers/server.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+describe('invitations', { skip: skip ?? false }, () => {
+  let env: Env;
+  let adaAccount: Account;
+  let ada: Person;
+
+  before(async () => {
+    env = await setUp();
+    adaAccount = await env.server.createUser('Ada', { role: 200 });
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }, { name: 'design' }], principals: [adaAccount.email] });
+    ada = await logIn(env, adaAccount.email, adaAccount.password!);
+    await ada.page.evaluate(() => (location.hash = '#organization/invitations'));
+    await ada.page.getByRole('heading', { name: 'Invitations', level: 2 }).waitFor();
+  });
+
+  after(async () => {
+    await env?.close();
+  });
+
+  const pending = () => ada.page.getByRole('list', { name: 'Pending invitations' });
+
+  test('a reusable link made in the UI lets a new person sign up and land in the app', async () => {
+    const page = ada.page;
+    const linkForm = page.getByRole('region', { name: 'Reusable invite link' });
+    await linkForm.getByRole('combobox', { name: 'Expires' }).selectOption({ label: '1 day' });
+    await linkForm.getByRole('combobox', { name: 'Invite as' }).selectOption({ label: 'Member' });
+    await linkForm.getByRole('checkbox', { name: 'design' }).check();
+    await linkForm.getByRole('button', { name: 'Create invite link' }).click();
+    const link = await linkForm.getByRole('textbox', { name: 'Invite link' }).inputValue();
+    assert.match(link, /\/join\/[a-z0-9]{24}\/$/i);
+    await linkForm.getByRole('button', { name: 'Copy link' }).waitFor();
+
+    // The list refetches on invites_changed: the link is there, with its role and inviter.
+    const row = pending().getByRole('listitem').filter({ hasText: 'Reusable link' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /Member[\s\S]*invited by Ada[\s\S]*expires/);
+
+    // The link's path on the relay's origin (the server's external host is its own port).
+    const context = await newContext(env);
+    try {
+      const newcomer = await context.newPage();
+      await newcomer.goto(env.url + new URL(link).pathname);
+      await newcomer.getByRole('textbox', { name: 'Email' }).fill('cleo@example.com');
+      await newcomer.getByRole('textbox', { name: 'Full name' }).fill('Cleo Newcomer');
+      await newcomer.getByLabel('Password').fill('a long enough password 1');
+      await newcomer.getByRole('button', { name: 'Sign up' }).click();
+      await newcomer.getByRole('navigation', { name: 'Streams' }).waitFor();
+      // Logged in, and in the stream the link chose.
+      await newcomer.getByRole('navigation', { name: 'Streams' }).getByText('design').waitFor();
+    } finally {
+      await context.close();
+    }
+    // A reusable link stays pending after use.
+    assert.equal(await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).count(), 1);
+  });
+
+  test('email invitations: refused addresses are named, the list follows, revoke removes', async () => {
+    const page = ada.page;
+    const form = page.getByRole('region', { name: 'Invite people by email' });
+    await form.getByRole('textbox', { name: 'Email addresses' }).fill(`dora@example.com\n${adaAccount.email}`);
+    await form.getByRole('button', { name: 'Send invitations' }).click();
+    const refused = form.getByRole('list', { name: 'Addresses not invited' });
+    await refused.getByText(adaAccount.email).waitFor();
+    assert.equal(await refused.getByText('dora@example.com').count(), 0);
+
+    await form.getByRole('textbox', { name: 'Email addresses' }).fill('dora@example.com, emil@example.com');
+    await form.getByRole('button', { name: 'Send invitations' }).click();
+    await pending().getByRole('listitem').filter({ hasText: 'emil@example.com' }).waitFor();
+    assert.equal(await pending().getByRole('button', { name: 'Resend invitation to emil@example.com' }).count(), 1);
+
+    await pending().getByRole('button', { name: 'Revoke invitation to emil@example.com' }).click();
+    await pending().getByRole('listitem').filter({ hasText: 'emil@example.com' }).waitFor({ state: 'detached' });
+    await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).getByRole('button', { name: /^Revoke/ }).click();
+    await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).waitFor({ state: 'detached' });
+    // Dora's invitations (the partial first send invited her, the second again) stay pending.
+    const left = await pending().getByRole('listitem').allInnerTexts();
+    assert.ok(left.length > 0 && left.every((t) => t.includes('dora@example.com')), left.join(' | '));
+  });
+
+  test('axe-core: no serious or critical violations on the section', async () => {
+    assert.deepEqual(await axeViolations(ada.page), []);
+  });
+});
