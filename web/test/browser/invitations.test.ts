@@ -89,6 +89,22 @@ describe('invitations', { skip: skip ?? false }, () => {
     assert.ok(left.length > 0 && left.every((t) => t.includes('dora@example.com')), left.join(' | '));
   });
 
+  test('a member may invite when the policy allows it (members, the default), and sees no other organization page', async () => {
+    const bobAccount = await env.server.createUser('Bob');
+    const bob = await logIn(env, bobAccount.email, bobAccount.password!);
+    try {
+      await bob.page.evaluate(() => (location.hash = '#organization/invitations'));
+      await bob.page.getByRole('button', { name: 'Create invite link' }).waitFor();
+      const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
+      assert.equal(await nav.getByRole('link', { name: 'Invitations' }).count(), 1);
+      assert.equal(await nav.getByRole('link', { name: 'Users', exact: true }).count(), 0);
+      // Bob manages only his own invitations: Ada's are not in his list.
+      await bob.page.getByText('No pending invitations.').waitFor();
+    } finally {
+      await bob.context.close();
+    }
+  });
+
   test('axe-core: no serious or critical violations on the section', async () => {
     assert.deepEqual(await axeViolations(ada.page), []);
   });
