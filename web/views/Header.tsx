@@ -7,7 +7,7 @@ import { Menu } from './Menu.tsx';
 import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
 import { askNotificationPermission, setSound } from './alerts.ts';
 import { notificationPermission } from '../lib/notify.ts';
-import { isAdmin } from './settings/route.ts';
+import { canInvite, isAdmin } from './settings/route.ts';
 
 export function Header() {
   const narrow = view.value.kind === 'narrow' ? currentNarrow() : [];
@@ -67,6 +67,7 @@ export function Header() {
               { label: me.full_name || me.email, disabled: true },
               { label: 'Personal settings', action: () => (location.hash = '#settings/profile') },
               isAdmin() ? { label: 'Organization settings', action: () => (location.hash = '#organization/profile') } : null,
+              canInvite() ? { label: 'Invite people', action: () => (location.hash = '#organization/invitations') } : null,
               { label: 'Keyboard shortcuts', action: () => (dialog.value = { kind: 'shortcuts' }) },
               permission === 'default' ? { label: 'Enable desktop notifications', action: () => void askNotificationPermission() } : null,
               {

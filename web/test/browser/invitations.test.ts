@@ -93,7 +93,8 @@ describe('invitations', { skip: skip ?? false }, () => {
     const bobAccount = await env.server.createUser('Bob');
     const bob = await logIn(env, bobAccount.email, bobAccount.password!);
     try {
-      await bob.page.evaluate(() => (location.hash = '#organization/invitations'));
+      await bob.page.getByRole('button', { name: 'Personal menu' }).click();
+      await bob.page.getByRole('menuitem', { name: 'Invite people' }).click();
       await bob.page.getByRole('button', { name: 'Create invite link' }).waitFor();
       const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
       assert.equal(await nav.getByRole('link', { name: 'Invitations' }).count(), 1);

@@ -7,7 +7,6 @@ import { settingsApi } from '../settings/api.ts';
 import { ErrorText, Section, useSave } from '../settings/fields.tsx';
 import { ApiError } from '../../api/http.ts';
 import type { Invite, InviteParams } from '../../api/settings.ts';
-import { policyAllows } from '../../store/permissions.ts';
 
 const EXPIRY: [string, string][] = [
   ['30', '30 minutes'],
@@ -26,12 +25,6 @@ const ROLES: [number, string][] = [
 ];
 
 const roleName = (r: number): string => ROLES.find(([v]) => v === r)?.[1] ?? `role ${r}`;
-
-/** Whether the realm's invite_to_realm_policy lets the current person invite (administrators always). */
-export function canInvite(): boolean {
-  const role = store.users.get(store.me)?.role ?? (store.settings.me.value.is_admin ? 200 : 400);
-  return role <= 200 || policyAllows(store.settings.realm.value.invite_to_realm_policy, role);
-}
 
 export function InvitationsSection() {
   const [invites, setInvites] = useState<Invite[] | null>(null);

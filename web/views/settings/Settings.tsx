@@ -1,7 +1,7 @@
 // The settings overlay: a list of sections and the open one, over the narrow the person was
 // in. Escape or "Close" goes back to that narrow. On a phone the list sits above the page.
 import { useEffect, useRef } from 'preact/hooks';
-import { closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS } from './route.ts';
+import { canInvite, closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS } from './route.ts';
 import { ProfileSection } from './Profile.tsx';
 import { AccountSection } from './Account.tsx';
 import { PreferencesSection } from './Preferences.tsx';
@@ -14,7 +14,7 @@ import { LinkifiersSection } from '../admin/Linkifiers.tsx';
 import { ProfileFieldsSection } from '../admin/ProfileFields.tsx';
 import { GroupsSection } from '../admin/Groups.tsx';
 import { BotsSection } from '../admin/Bots.tsx';
-import { canInvite, InvitationsSection } from '../admin/Invitations.tsx';
+import { InvitationsSection } from '../admin/Invitations.tsx';
 import './settings.css';
 
 const PAGES: Record<string, () => preact.JSX.Element> = {

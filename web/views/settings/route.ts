@@ -2,6 +2,7 @@
 // the narrow to go back to when the overlay closes.
 import { signal } from '@preact/signals';
 import { store } from '../context.ts';
+import { policyAllows } from '../../store/permissions.ts';
 
 export type SettingsKind = 'settings' | 'organization';
 export interface SettingsRoute {
@@ -58,4 +59,10 @@ export function isAdmin(): boolean {
 
 export function isOwner(): boolean {
   return (store.users.get(store.me)?.role ?? 400) <= 100;
+}
+
+/** Whether the realm's invite_to_realm_policy lets the current person invite (administrators always). */
+export function canInvite(): boolean {
+  const role = store.users.get(store.me)?.role ?? (store.settings.me.value.is_admin ? 200 : 400);
+  return role <= 200 || policyAllows(store.settings.realm.value.invite_to_realm_policy, role);
 }
