@@ -1,5 +1,5 @@
 // A menu of actions (role=menu): arrow keys move, Escape closes and gives focus back.
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 export interface MenuItem {
   label: string;
@@ -10,7 +10,8 @@ export interface MenuItem {
 export function Menu({ label, items, onClose }: { label: string; items: (MenuItem | null)[]; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const opener = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
-  useEffect(() => {
+  // In the task that shows the menu (a layout effect): a key pressed as soon as it shows acts on it.
+  useLayoutEffect(() => {
     ref.current?.querySelector<HTMLElement>('[role=menuitem]:not([aria-disabled=true])')?.focus();
     const away = (e: MouseEvent) => {
       if (ref.current && !ref.current.contains(e.target as Node) && !(opener.current as Element | null)?.contains(e.target as Node)) onClose();

@@ -1,8 +1,9 @@
 // Settings and organization administration in a real Chromium against a real server: an
 // administrator and a member in two browser contexts. The administrator's changes reach the
 // member live; a member's display setting follows in their second tab; members cannot see the
-// organization's settings; a refused value shows the server's message and changes nothing;
-// axe-core finds no serious or critical violation on any section. Found by role and name only.
+// organization's settings, except the Invitations page when the invite policy lets them invite
+// (it follows the policy live); the overlay takes the keys from the moment it appears; a refused
+// value shows the server's message and changes nothing; axe-core finds no serious or critical violation on any section. Found by role and name only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
@@ -43,29 +44,82 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await env?.close();
   });
 
+  /** Opens a settings URL and waits until the overlay holds the keyboard focus (so keys reach it). */
   const open = async (p: Person, hash: string) => {
     await p.page.evaluate((h) => (location.hash = h), hash);
     await p.page.getByRole('dialog', { name: /settings/ }).waitFor();
+    await p.page.waitForFunction(() => document.activeElement?.closest('[role=dialog]') != null);
   };
 
-  test('a member has no organization settings: not in the menu, and the URL says no', async () => {
-    await bob.page.getByRole('button', { name: 'Personal menu' }).click();
-    await bob.page.getByRole('menuitem', { name: 'Personal settings' }).waitFor();
-    assert.equal(await bob.page.getByRole('menuitem', { name: 'Organization settings' }).count(), 0);
+  /** Opens the personal menu and waits until its first item has the focus (arrows and Escape act on it). */
+  const openMenu = async (p: Person) => {
+    await p.page.getByRole('button', { name: 'Personal menu' }).click();
+    await p.page.waitForFunction(() => document.activeElement?.closest('[role=menu]') != null);
+    return p.page.getByRole('menu', { name: 'Personal menu' });
+  };
+
+  test('a member has no organization settings when the invite policy leaves them out: not in the menu, and the URL says no', async () => {
+    // Members may invite by default, which opens the Invitations page to them: the owner
+    // narrows the policy to administrators, and Bob's menu follows (an event, a moment later).
+    await env.server.ok('PATCH', '/api/v1/realm', { invite_to_realm_policy: 2 });
+    const menu = await openMenu(bob);
+    await menu.getByRole('menuitem', { name: 'Personal settings' }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Invite people' }).waitFor({ state: 'detached' });
+    assert.equal(await menu.getByRole('menuitem', { name: 'Organization settings' }).count(), 0);
     await bob.page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+
     await open(bob, '#organization/settings');
     await bob.page.getByText("You don't have permission").waitFor();
     assert.equal(await bob.page.getByRole('combobox', { name: 'Who can create public streams' }).count(), 0);
-    assert.equal(await bob.page.getByRole('link', { name: 'Users', exact: true }).count(), 0);
+    const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
+    assert.equal(await nav.getByRole('link', { name: 'Users', exact: true }).count(), 0);
+    assert.equal(await nav.getByRole('link', { name: 'Invitations' }).count(), 0);
+    await open(bob, '#organization/invitations');
+    await bob.page.getByText("You don't have permission").waitFor();
+    assert.equal(await bob.page.getByRole('button', { name: 'Create invite link' }).count(), 0);
     // Escape goes back to the narrow underneath.
     await bob.page.keyboard.press('Escape');
     await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
     await bob.page.getByRole('navigation', { name: 'Streams' }).waitFor();
   });
 
+  test('when the owner lets members invite again, the member gets "Invite people" live, and only the Invitations page', async () => {
+    await env.server.ok('PATCH', '/api/v1/realm', { invite_to_realm_policy: 1 });
+    const menu = await openMenu(bob);
+    await menu.getByRole('menuitem', { name: 'Invite people' }).click();
+    await bob.page.getByRole('button', { name: 'Create invite link' }).waitFor();
+    const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
+    assert.deepEqual(await nav.getByRole('list', { name: 'Organization' }).getByRole('link').allInnerTexts(), ['Invitations']);
+    await bob.page.keyboard.press('Escape');
+    await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+  });
+
+  test('Escape pressed at the moment the overlay appears closes it (no gap before the keys reach it)', async () => {
+    // The key goes to whatever has the focus in the same task in which the dialog enters the
+    // page, before any frame is painted: the overlay must already hold the focus and its keys.
+    const seen = await bob.page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const observer = new MutationObserver(() => {
+            const dialog = document.querySelector('[role=dialog]');
+            if (!dialog) return;
+            observer.disconnect();
+            const focused = document.activeElement;
+            (focused ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+            resolve(dialog.contains(focused) ? 'focus in the dialog' : `focus on ${focused?.outerHTML.slice(0, 60)}`);
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+          location.hash = '#settings/notifications';
+        }),
+    );
+    assert.equal(seen, 'focus in the dialog');
+    await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+  });
+
   test("the administrator's changes reach the member live", async () => {
-    await ada.page.getByRole('button', { name: 'Personal menu' }).click();
-    await ada.page.getByRole('menuitem', { name: 'Organization settings' }).click();
+    const menu = await openMenu(ada);
+    await menu.getByRole('menuitem', { name: 'Organization settings' }).click();
     await ada.page.getByRole('heading', { name: 'Organization profile' }).waitFor();
     await ada.page.getByRole('textbox', { name: 'Organization name' }).fill('Acme Chat');
     await ada.page.getByRole('button', { name: 'Save organization name' }).click();

@@ -1,6 +1,6 @@
 // The settings overlay: a list of sections and the open one, over the narrow the person was
 // in. Escape or "Close" goes back to that narrow. On a phone the list sits above the page.
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { canInvite, closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS } from './route.ts';
 import { ProfileSection } from './Profile.tsx';
 import { AccountSection } from './Account.tsx';
@@ -41,7 +41,10 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
   const sections = kind === 'settings' ? PERSONAL_SECTIONS : ORGANIZATION_SECTIONS;
   const title = sections.find(([k]) => k === section)?.[1] ?? '';
 
-  useEffect(() => {
+  // Layout effects, not effects: they run in the same task that puts the dialog on the page, so
+  // there is no moment (a frame or more on a busy machine) when the dialog shows while the keys
+  // and the focus are still the main view's; a key pressed then would be lost (Escape did nothing).
+  useLayoutEffect(() => {
     // Escape closes from anywhere on the page, before the main view's keys see it.
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || (e.target as Element | null)?.closest?.('[role=menu], [role=listbox]')) return;
@@ -62,7 +65,7 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
     };
   }, []);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     headingRef.current?.focus();
     // On a phone the sections are a row that scrolls sideways: the open one is brought into it.
     ref.current?.querySelector('.settings-nav [aria-current=page]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
