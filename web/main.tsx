@@ -15,11 +15,16 @@ const phase = signal<'loading' | 'login' | 'app' | 'error'>('loading');
 const failure = signal('');
 
 async function boot(): Promise<void> {
-  const client = new Client(new Api({ base: '/json' }), new Store());
-  setContext(client);
-  client.onUnauthorized = () => {
+  // Any request refused for want of a session (it was ended, e.g. by "Log out everywhere" in
+  // another browser) shows the login page, and this client stops (once: stopping asks too).
+  const loggedOut = () => {
+    if (phase.value === 'login') return;
     phase.value = 'login';
+    void client.stop();
   };
+  const client: Client = new Client(new Api({ base: '/json', onUnauthorized: loggedOut }), new Store());
+  setContext(client);
+  client.onUnauthorized = loggedOut;
   try {
     await client.start();
     // The first page of messages is on its way while the app renders.

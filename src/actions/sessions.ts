@@ -1,8 +1,9 @@
-// Browser sessions: created by a password login, renewed by use, ended by logout.
+// Browser sessions: created by a password login, renewed by use, ended by logout (one, or all
+// of a person's at once).
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/schema.ts';
-import { deleteExpiredSessions, deleteSession, insertSession, touchSession } from '../db/queries/sessions.ts';
+import { deleteExpiredSessions, deleteSession, deleteSessionsOfUser, insertSession, touchSession } from '../db/queries/sessions.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { runAction } from './action.ts';
 
@@ -42,4 +43,12 @@ export async function doTouchSession(app: AppContext, tokenHash: string, now: nu
 
 export async function doEndSession(app: AppContext, token: string): Promise<void> {
   await runAction(app, ({ tx }) => deleteSession(tx, sessionTokenHash(token)));
+}
+
+/**
+ * Ends every browser session of the user, the caller's own included ("log out everywhere").
+ * API keys are not sessions and keep working: regenerating the key is what revokes those.
+ */
+export async function doEndAllSessions(app: AppContext, user: User): Promise<void> {
+  await runAction(app, ({ tx }) => deleteSessionsOfUser(tx, user.id));
 }

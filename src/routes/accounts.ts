@@ -1,12 +1,13 @@
 // The browser's login and logout (registered at the root, with session authentication): a
-// session row and its two cookies; the page never sees an API key.
+// session row and its two cookies; the page never sees an API key. "Log out everywhere" ends
+// all of the person's sessions (this one too); their API keys are left as they are.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { route, SENT, type HandlerResult } from '../http/route.ts';
 import { p } from '../http/params.ts';
 import { checkPasswordLogin } from '../http/login.ts';
 import { clearSessionCookies, setSessionCookies } from '../http/cookies.ts';
 import { sessionToken } from '../http/session.ts';
-import { doCreateSession, doEndSession } from '../actions/sessions.ts';
+import { doCreateSession, doEndAllSessions, doEndSession } from '../actions/sessions.ts';
 
 /** A plain HTML form post is sent on to the app; the app's own requests get JSON. */
 function answer(http: FastifyRequest, reply: FastifyReply, fields: Record<string, unknown>): HandlerResult {
@@ -37,6 +38,18 @@ export const accountRoutes = [
     async handler({ app, http, reply }) {
       const token = sessionToken(http);
       if (token) await doEndSession(app, token);
+      clearSessionCookies(reply, app.config);
+      return answer(http, reply, {});
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/accounts/logout/everywhere/',
+    // Only a live session may end the others (with its CSRF token, as every unsafe request).
+    auth: 'user',
+    params: {},
+    async handler({ app, user, http, reply }) {
+      await doEndAllSessions(app, user);
       clearSessionCookies(reply, app.config);
       return answer(http, reply, {});
     },

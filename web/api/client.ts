@@ -272,6 +272,14 @@ export async function login(email: string, password: string): Promise<void> {
   }
 }
 
+/**
+ * Ends every session of this person, this one included (other browsers see the login page at
+ * their next request). Unlike `logout`, a refusal is reported: the person must know it failed.
+ */
+export async function logoutEverywhere(): Promise<void> {
+  await new Api({ base: '' }).post('/accounts/logout/everywhere/');
+}
+
 export async function logout(): Promise<void> {
   await fetch('/accounts/logout/', { method: 'POST', headers: { Accept: 'application/json', ...csrfHeaders() }, credentials: 'same-origin' }).catch(() => undefined);
 }

@@ -22,6 +22,8 @@ export interface ApiOptions {
   base: string;
   /** Extra headers on every request (tests: Basic auth). */
   headers?: Record<string, string>;
+  /** Called when a request is refused for want of a session (it ended: logout elsewhere, expiry). */
+  onUnauthorized?: () => void;
 }
 
 /** Strings go as they are, every other value JSON-encoded, as the API's other clients do. */
@@ -81,6 +83,7 @@ export class Api {
     }
     if (!res.ok || json.result !== 'success') {
       if (res.status >= 502 && res.status <= 504) throw new NetworkError(`HTTP ${res.status}`);
+      if (res.status === 401 && json.code === 'UNAUTHORIZED') this.opts.onUnauthorized?.();
       throw new ApiError(String(json.msg ?? `HTTP ${res.status}`), res.status, String(json.code ?? 'BAD_REQUEST'), json);
     }
     return json as T;

@@ -1,6 +1,7 @@
-// Personal settings: email, password, API key and your bots.
-import { useId, useState } from 'preact/hooks';
-import { store } from '../context.ts';
+// Personal settings: email, password, API key, your bots, and logging out everywhere.
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { client, store } from '../context.ts';
+import { logoutEverywhere } from '../../api/client.ts';
 import { settingsApi } from './api.ts';
 import { ErrorText, Section, useSave } from './fields.tsx';
 import { BotList } from '../admin/Bots.tsx';
@@ -21,7 +22,53 @@ export function AccountSection() {
         <CreateBotForm />
         <BotList bots={store.admin.bots.value.filter((b) => b.owner_id === me.user_id)} showKeys />
       </Section>
+      <LogOutEverywhere />
     </>
+  );
+}
+
+/** Ends every session of this person (this browser's too), after a confirmation. */
+function LogOutEverywhere() {
+  const [confirm, setConfirm] = useState(false);
+  const save = useSave();
+  // The button pressed is replaced by the confirmation: the focus goes to its first button.
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (confirm) confirmRef.current?.focus();
+  }, [confirm]);
+  async function run() {
+    await save.run(async () => {
+      // The server first: if it refuses, this page stays as it is and says why.
+      await logoutEverywhere();
+      await client.stop();
+      location.hash = '';
+      location.reload();
+    });
+  }
+  return (
+    <Section title="Sessions">
+      <div class="setting">
+        <p class="setting-hint" id="logout-everywhere-hint">
+          Log out of Parley in every browser and on every device where you are logged in, this one included. Each of them shows the login page at its next request. Your API key and your bots'
+          keys are not sessions and keep working: generate a new API key above to stop programs that use yours.
+        </p>
+        {confirm ? (
+          <div class="setting-line">
+            <button type="button" class="danger" ref={confirmRef} disabled={save.busy} onClick={() => void run()} aria-describedby="logout-everywhere-hint">
+              Log out of all sessions
+            </button>
+            <button type="button" onClick={() => setConfirm(false)}>
+              Cancel
+            </button>
+          </div>
+        ) : (
+          <button type="button" class="danger-outline" onClick={() => setConfirm(true)} aria-describedby="logout-everywhere-hint">
+            Log out everywhere
+          </button>
+        )}
+        <ErrorText id="logout-everywhere-error" error={save.error} />
+      </div>
+    </Section>
   );
 }
 

@@ -96,13 +96,14 @@ export function Select({ label, value, options, onSave, disabled }: { label: str
         disabled={disabled}
         aria-describedby={`${id}-e`}
         onChange={async (e) => {
-          const raw = e.currentTarget.value;
-          const opt = options.find((o) => String(o.value) === raw);
+          // Kept: the event's currentTarget is null once the save has been awaited.
+          const select = e.currentTarget;
+          const opt = options.find((o) => String(o.value) === select.value);
           if (!opt) return;
           setShown(opt.value);
           if (!(await save.run(() => onSave(opt.value)))) {
             setShown(undefined);
-            e.currentTarget.value = String(value ?? '');
+            select.value = String(value ?? '');
           }
         }}
       >
