@@ -96,6 +96,9 @@ describe('invitations', { skip: skip ?? false }, () => {
       await bob.page.getByRole('button', { name: 'Personal menu' }).click();
       await bob.page.getByRole('menuitem', { name: 'Invite people' }).click();
       await bob.page.getByRole('button', { name: 'Create invite link' }).waitFor();
+      // Only the roles he may give (the server refuses an invitation above one's own role).
+      const roles = bob.page.getByRole('region', { name: 'Reusable invite link' }).getByRole('combobox', { name: 'Invite as' });
+      assert.deepEqual(await roles.locator('option').allInnerTexts(), ['Guest', 'Member']);
       const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
       assert.equal(await nav.getByRole('link', { name: 'Invitations' }).count(), 1);
       assert.equal(await nav.getByRole('link', { name: 'Users', exact: true }).count(), 0);

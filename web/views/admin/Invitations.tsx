@@ -64,6 +64,8 @@ function useOptions(prefix: string) {
     stream_ids: [...streams],
     include_realm_default_subscriptions: true,
   });
+  // Nobody invites to a role above their own (the server refuses it): a member offers Member or Guest.
+  const myRole = store.users.get(store.me)?.role ?? 400;
   const all = [...store.streams.streams.value.values()].sort((a, b) => a.name.localeCompare(b.name));
   const defaults = new Set(store.admin.defaultStreams.value);
   const controls = (
@@ -82,7 +84,7 @@ function useOptions(prefix: string) {
         <span class="field">
           <label for={ids[1]}>Invite as</label>
           <select id={ids[1]} value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
-            {ROLES.map(([v, label]) => (
+            {ROLES.filter(([v]) => v >= myRole).map(([v, label]) => (
               <option key={v} value={v}>
                 {label}
               </option>
