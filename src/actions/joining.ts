@@ -6,7 +6,7 @@ import { userByEmail, userById } from '../db/queries/users.ts';
 import { badRequest } from '../lib/errors.ts';
 import { JOINING, joinUrl, LINK_KEY_RE, newLinkKey } from '../lib/joining.ts';
 import { ROLE } from '../lib/limits.ts';
-import { sendMail } from '../lib/mail.ts';
+import { mailConfigured, sendMail } from '../lib/mail.ts';
 import { realmSettings, realmUrl } from '../lib/realm.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { runAction } from './action.ts';
@@ -58,7 +58,7 @@ export async function checkJoin(app: AppContext, realm: Realm, inv: Invitation, 
       fullName,
       password: input.password,
       role: inv.invited_as,
-      defaultStreams: inv.kind === 'signup' || inv.include_default_streams === 1,
+      defaultStreams: inv.include_default_streams === 1,
       streamIds: JSON.parse(inv.stream_ids) as number[],
     });
     // The address's other invitations are spent: they would only fail now.
@@ -86,12 +86,32 @@ async function notifyReferrer(app: AppContext, realm: Realm, referrerId: number,
 }
 
 /**
+ * A reusable link needs the address confirmed first when the server can send mail: anyone who
+ * has the link could otherwise sign up with someone else's address. Without SMTP nobody could
+ * receive the mail, so the link's form creates the account at once, as before.
+ */
+export const linkConfirmsEmail = (app: AppContext, inv: Invitation): boolean => inv.kind === 'multiuse' && mailConfigured(app);
+
+/**
  * Open sign-up: mails a confirmation link (/join/<key>/, then the invitation's form) to an address
  * the realm accepts. An address that has an account gets a note saying so instead, so the page
  * answers the same either way. Throws a coded error for an address the realm does not accept.
  */
 export async function checkRequestSignup(app: AppContext, realm: Realm, rawEmail: string): Promise<void> {
   if (realmSettings(realm).invite_required) throw badRequest('This organization requires an invitation to join.');
+  await requestConfirmation(app, realm, rawEmail, null);
+}
+
+/**
+ * A reusable link's first step, when mail can be sent: the confirmation mailed to the address
+ * carries the link's role, streams and inviter, and lasts a day (never past the link's expiry).
+ */
+export async function checkRequestLinkConfirmation(app: AppContext, realm: Realm, link: Invitation, rawEmail: string): Promise<void> {
+  if (rawEmail.trim() === '') throw badRequest('Please enter your email address.');
+  await requestConfirmation(app, realm, rawEmail, link);
+}
+
+async function requestConfirmation(app: AppContext, realm: Realm, rawEmail: string, link: Invitation | null): Promise<void> {
   const email = checkEmail(rawEmail);
   const problem = await emailProblem(app, realm, email);
   if (problem?.msg === 'Outside your domain.') {
@@ -106,25 +126,30 @@ export async function checkRequestSignup(app: AppContext, realm: Realm, rawEmail
     return;
   }
   const key = newLinkKey();
-  await runAction(app, async (scope) => {
+  const lifetime = await runAction(app, async (scope) => {
+    const dayLater = scope.now + JOINING.signupConfirmationSeconds;
+    const expiresAt = link?.expires_at != null ? Math.min(link.expires_at, dayLater) : dayLater;
     await insertInvitation(scope.tx, {
       realm_id: realm.id,
       key,
       kind: 'signup',
       email,
-      invited_by: null,
+      invited_by: link?.invited_by ?? null,
       invited_at: scope.now,
-      expires_at: scope.now + JOINING.signupConfirmationSeconds,
-      invited_as: ROLE.MEMBER,
-      stream_ids: '[]',
-      include_default_streams: 1,
-      notify_referrer: 0,
+      expires_at: expiresAt,
+      invited_as: link?.invited_as ?? ROLE.MEMBER,
+      stream_ids: link?.stream_ids ?? '[]',
+      include_default_streams: link?.include_default_streams ?? 1,
+      notify_referrer: link?.notify_referrer ?? 0,
       status: INVITE_STATUS.PENDING,
     });
+    return expiresAt - scope.now;
   });
+  const minutes = Math.max(1, Math.ceil(lifetime / 60));
+  const expiry = minutes < 120 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(minutes / 60)} hours`;
   void sendMail(app, {
     to: email,
     subject: `Confirm your email to join ${realm.name}`,
-    text: `To finish signing up to ${realm.name}, open this link:\n${joinUrl(app.config, realm, key)}\n\nThe link expires in 24 hours. If you did not ask to sign up, you can ignore this email.\n`,
+    text: `To finish signing up to ${realm.name}, open this link:\n${joinUrl(app.config, realm, key)}\n\nThe link expires in ${expiry}. If you did not ask to sign up, you can ignore this email.\n`,
   });
 }

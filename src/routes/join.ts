@@ -4,11 +4,11 @@ import type { FastifyReply } from 'fastify';
 import type { Realm } from '../db/schema.ts';
 import type { Invitation } from '../db/schema.ts';
 import { optional, p, path } from '../http/params.ts';
-import { route, SENT } from '../http/route.ts';
+import { route, SENT, type ApiRequest } from '../http/route.ts';
 import { setSessionCookies } from '../http/cookies.ts';
 import { esc, formHtml, sendPage, sendStylesheet, STYLESHEET_PATH, type Field } from '../http/pages.ts';
 import { ApiError } from '../lib/errors.ts';
-import { checkJoin, checkRequestSignup, joinLink, type LinkState } from '../actions/joining.ts';
+import { checkJoin, checkRequestLinkConfirmation, checkRequestSignup, joinLink, linkConfirmsEmail, type LinkState } from '../actions/joining.ts';
 import { countEmailRequest } from '../http/email-request-limit.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { doCreateSession } from '../actions/sessions.ts';
@@ -34,7 +34,7 @@ function sendJoinForm(reply: FastifyReply, realm: Realm, inv: Invitation, values
     { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password' },
   ];
   const body =
-    `<h1>Join ${esc(realm.name)}</h1>\n` +
+    `<h1>${esc(joinHeading(realm))}</h1>\n` +
     `<p class="muted">Create your account in the organization <strong>${esc(realm.name)}</strong>.</p>\n` +
     formHtml(`/join/${inv.key}/`, fields, 'Sign up', error);
   sendPage(reply, error ? 400 : 200, `Sign up · ${realm.name}`, body);
@@ -45,11 +45,46 @@ function sendSignupForm(reply: FastifyReply, realm: Realm, email: string, error:
     sendPage(reply, 403, `Sign up · ${realm.name}`, `<h1>Invitation required</h1>\n<p>${esc(realm.name)} requires an invitation to join. Ask one of its members for one.</p>\n<p><a href="/">Log in</a></p>`);
     return;
   }
+  sendEmailStep(reply, realm, '/accounts/register/', `Sign up to ${realm.name}`, email, error, status);
+}
+
+/** The first step where mail can be sent (open sign-up, a reusable link): the address only. */
+function sendEmailStep(reply: FastifyReply, realm: Realm, action: string, heading: string, email: string, error: string | null, status = error ? 400 : 200): void {
   const body =
-    `<h1>Sign up to ${esc(realm.name)}</h1>\n<p class="muted">Enter your email address; we will send you a link to finish signing up.</p>\n` +
-    formHtml('/accounts/register/', [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Sign up', error);
+    `<h1>${esc(heading)}</h1>\n<p class="muted">Enter your email address; we will send you a link to finish signing up.</p>\n` +
+    formHtml(action, [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Sign up', error);
   sendPage(reply, status, `Sign up · ${realm.name}`, body);
 }
+
+/**
+ * Mails the confirmation link (`request`, under the per-address limit) and says so; a refusal
+ * shows the first step again (`again`) with the error.
+ */
+async function mailConfirmation(
+  { app, realm, http, reply }: Pick<ApiRequest<unknown>, 'app' | 'realm' | 'http' | 'reply'>,
+  email: string,
+  request: () => Promise<void>,
+  again: (error: string, status: number) => void,
+): Promise<typeof SENT> {
+  try {
+    await countEmailRequest(app, http, realm, email);
+    await request();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const limited = err.code === 'RATE_LIMIT_HIT';
+    again(limited ? 'Too many requests. Please wait a while and try again.' : err.message, limited ? 429 : 400);
+    return SENT;
+  }
+  sendPage(
+    reply,
+    200,
+    `Check your email · ${realm.name}`,
+    `<h1>Check your email</h1>\n<p>We have sent a link to <strong>${esc(email)}</strong>. Open it to finish signing up to ${esc(realm.name)}.</p>`,
+  );
+  return SENT;
+}
+
+const joinHeading = (realm: Realm): string => `Join ${realm.name}`;
 
 export const joinRoutes = [
   route({
@@ -67,27 +102,18 @@ export const joinRoutes = [
     path: '/accounts/register/',
     auth: 'none',
     params: { email: optional(p.string({ trim: true, maxLength: 254 }), '') },
-    async handler({ app, realm, params, http, reply }) {
+    async handler(req) {
+      const { app, realm, params, reply } = req;
       if (realmSettings(realm).invite_required || params.email === '') {
         sendSignupForm(reply, realm, '', realmSettings(realm).invite_required ? null : 'Please enter your email address.');
         return SENT;
       }
-      try {
-        await countEmailRequest(app, http, realm, params.email);
-        await checkRequestSignup(app, realm, params.email);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        const limited = err.code === 'RATE_LIMIT_HIT';
-        sendSignupForm(reply, realm, params.email, limited ? 'Too many requests. Please wait a while and try again.' : err.message, limited ? 429 : 400);
-        return SENT;
-      }
-      sendPage(
-        reply,
-        200,
-        `Check your email · ${realm.name}`,
-        `<h1>Check your email</h1>\n<p>We have sent a link to <strong>${esc(params.email)}</strong>. Open it to finish signing up to ${esc(realm.name)}.</p>`,
+      return mailConfirmation(
+        req,
+        params.email,
+        () => checkRequestSignup(app, realm, params.email),
+        (error, status) => sendSignupForm(reply, realm, params.email, error, status),
       );
-      return SENT;
     },
   }),
   route({
@@ -108,6 +134,7 @@ export const joinRoutes = [
     async handler({ app, realm, params, reply }) {
       const { inv, state } = await joinLink(app, realm, params.key);
       if (state !== 'ok') sendLinkProblem(reply, realm, state);
+      else if (linkConfirmsEmail(app, inv!)) sendEmailStep(reply, realm, `/join/${inv!.key}/`, joinHeading(realm), '', null);
       else sendJoinForm(reply, realm, inv!, { email: '', fullName: '' }, null);
       return SENT;
     },
@@ -117,11 +144,17 @@ export const joinRoutes = [
     path: '/join/{key}/',
     auth: 'none',
     params: { key: path(p.string()), email: optional(p.string(), ''), full_name: optional(p.string(), ''), password: optional(p.string(), '') },
-    async handler({ app, realm, params, reply }) {
+    async handler(req) {
+      const { app, realm, params, reply } = req;
       const { inv, state } = await joinLink(app, realm, params.key);
       if (state !== 'ok') {
         sendLinkProblem(reply, realm, state);
         return SENT;
+      }
+      // With mail, a reusable link only ever mails a confirmation: the account is made from that.
+      if (linkConfirmsEmail(app, inv!)) {
+        const again = (error: string, status: number) => sendEmailStep(reply, realm, `/join/${inv!.key}/`, joinHeading(realm), params.email, error, status);
+        return mailConfirmation(req, params.email, () => checkRequestLinkConfirmation(app, realm, inv!, params.email), again);
       }
       let user;
       try {
