@@ -4,25 +4,10 @@
 // link's form makes the account at once (nobody could receive a confirmation).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer } from '../helpers/server.ts';
 import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
+import { streamNamesOf, userByEmail } from '../helpers/accounts.ts';
 import { linkIn, startMailServer, waitForMail } from '../helpers/mail.ts';
-
-async function userByEmail(s: TestServer, email: string) {
-  return s.server.app.db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-async function streamNamesOf(s: TestServer, userId: number): Promise<string[]> {
-  const rows = await s.server.app.db.kysely
-    .selectFrom('subscriptions')
-    .innerJoin('streams', 'streams.id', 'subscriptions.stream_id')
-    .select('streams.name')
-    .where('subscriptions.user_id', '=', userId)
-    .where('subscriptions.active', '=', 1)
-    .orderBy('streams.name')
-    .execute();
-  return rows.map((r) => r.name);
-}
 
 async function withMail(t: import('node:test').TestContext) {
   const mail = await startMailServer();

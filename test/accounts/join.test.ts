@@ -2,22 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { httpRequest, startServer, type TestServer } from '../helpers/server.ts';
 import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
-
-async function userByEmail(s: TestServer, email: string) {
-  return s.server.app.db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-async function streamNamesOf(s: TestServer, userId: number): Promise<string[]> {
-  const rows = await s.server.app.db.kysely
-    .selectFrom('subscriptions')
-    .innerJoin('streams', 'streams.id', 'subscriptions.stream_id')
-    .select('streams.name')
-    .where('subscriptions.user_id', '=', userId)
-    .where('subscriptions.active', '=', 1)
-    .orderBy('streams.name')
-    .execute();
-  return rows.map((r) => r.name);
-}
+import { streamNamesOf, userByEmail } from '../helpers/accounts.ts';
 
 /** An email invitation's link, as the administrator sees it without SMTP. */
 async function invite(s: TestServer, email: string, params: Record<string, unknown> = {}): Promise<string> {
