@@ -51,6 +51,8 @@ export interface Subscription {
   is_muted: boolean;
   pin_to_top: boolean;
   invite_only: boolean;
+  /** Whether the stream had traffic lately (the server's estimate); demoted in the sidebar when not. */
+  is_recently_active?: boolean;
   desktop_notifications?: boolean | null;
   audible_notifications?: boolean | null;
 }

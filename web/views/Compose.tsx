@@ -8,7 +8,8 @@ import { currentNarrow } from './nav.ts';
 import { dmUserIds, operandIds } from '../store/match.ts';
 import type { Draft } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
-import { SuggestionList, comboProps, messageSuggestions, recipientSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
+import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
+import { RecipientPills } from './RecipientPills.tsx';
 
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
@@ -60,25 +61,8 @@ export function ComposeButtons() {
   );
 }
 
-function namesOf(ids: number[]): string {
-  return ids.map((id) => store.users.get(id)?.email ?? String(id)).join(', ');
-}
-
-function resolvePeople(text: string): { ids: number[]; unknown: string[] } {
-  const ids: number[] = [];
-  const unknown: string[] = [];
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const lower = part.toLowerCase();
-    const u = store.users.byEmail(part) ?? store.users.active.value.find((x) => x.full_name.toLowerCase() === lower);
-    if (u) ids.push(u.user_id);
-    else unknown.push(part);
-  }
-  return { ids: [...new Set(ids)], unknown };
-}
-
 export function Compose() {
   const c = compose.value!;
-  const [toText, setToText] = useState(c.type === 'private' ? namesOf(c.to) : '');
   const [preview, setPreview] = useState<string | null>(null);
   const [uploads, setUploads] = useState<{ id: number; name: string; progress: number }[]>([]);
   const [sending, setSending] = useState(false);
@@ -90,11 +74,6 @@ export function Compose() {
   const typingIdle = useRef<ReturnType<typeof setTimeout>>();
   const draftTimer = useRef<ReturnType<typeof setTimeout>>();
   const subs = store.streams.sorted.value;
-
-  const recipientKey = c.type === 'stream' ? `s${c.streamId}` : `d${c.to.join(',')}`;
-  useEffect(() => {
-    if (c.type === 'private') setToText(namesOf(c.to));
-  }, [recipientKey]);
 
   useLayoutEffect(() => {
     const f = composeFocus.value;
@@ -182,10 +161,11 @@ export function Compose() {
       if (cur.streamId === null) return showToast('Choose a stream.', true);
       outgoing = { type: 'stream' as const, streamId: cur.streamId, topic: cur.topic, content: cur.content };
     } else {
-      const { ids, unknown } = resolvePeople(toText);
-      if (unknown.length) return showToast(`Unknown recipient: ${unknown.join(', ')}`, true);
-      if (ids.length === 0) return showToast('Add a recipient.', true);
-      outgoing = { type: 'private' as const, to: ids, content: cur.content };
+      // Text left in the To field that names nobody (an exact name or email became a pill).
+      const pending = toRef.current?.value.trim();
+      if (pending) return showToast(`Unknown recipient: ${pending}`, true);
+      if (cur.to.length === 0) return showToast('Add a recipient.', true);
+      outgoing = { type: 'private' as const, to: cur.to, content: cur.content };
     }
     setSending(true);
     clearTimeout(draftTimer.current);
@@ -250,13 +230,9 @@ export function Compose() {
     scheduleDraft();
   }
 
-  function pickField(field: 'to' | 'topic', ch: Choice) {
-    const r = ch.apply();
-    if (field === 'to') setToText(r.text);
-    else {
-      update({ topic: r.text });
-      scheduleDraft();
-    }
+  function pickTopic(ch: Choice) {
+    update({ topic: ch.apply().text });
+    scheduleDraft();
     suggestions.value = null;
   }
 
@@ -264,9 +240,9 @@ export function Compose() {
     if (suggestions.peek()?.field === field) suggestions.value = null;
   }
 
-  /** Keys in the To and Topic fields: suggestions first; Enter moves on to the message. */
-  function fieldKey(e: KeyboardEvent, field: 'to' | 'topic') {
-    if (suggestionKey(e, field, (ch) => pickField(field, ch))) return;
+  /** Keys in the Topic field: suggestions first; Enter moves on to the message. */
+  function topicKey(e: KeyboardEvent) {
+    if (suggestionKey(e, 'topic', pickTopic)) return;
     if (e.key === 'Enter') {
       e.preventDefault();
       text.current?.focus();
@@ -333,34 +309,14 @@ export function Compose() {
                     suggestions.value = topicSuggestions(e.currentTarget.value, c.streamId);
                     scheduleDraft();
                   }}
-                  onKeyDown={(e) => fieldKey(e, 'topic')}
+                  onKeyDown={topicKey}
                   onBlur={() => closeSuggestions('topic')}
                 />
-                <SuggestionList field="topic" pick={(ch) => pickField('topic', ch)} />
+                <SuggestionList field="topic" pick={pickTopic} />
               </label>
             </>
           ) : (
-            <label class="field grow">
-              <span>To</span>
-              <input
-                ref={toRef}
-                value={toText}
-                placeholder="Names or emails, separated by commas"
-                autocomplete="off"
-                {...comboProps('to')}
-                onInput={(e) => {
-                  setToText(e.currentTarget.value);
-                  suggestions.value = recipientSuggestions(e.currentTarget.value);
-                }}
-                onKeyDown={(e) => fieldKey(e, 'to')}
-                onBlur={() => {
-                  closeSuggestions('to');
-                  const { ids } = resolvePeople(toText);
-                  if (ids.length) update({ to: ids });
-                }}
-              />
-              <SuggestionList field="to" pick={(ch) => pickField('to', ch)} />
-            </label>
+            <RecipientPills ids={c.to} onChange={(to) => update({ to })} inputRef={toRef} onDone={() => text.current?.focus()} />
           )}
           <button type="button" class="icon-button" aria-label="Close compose" title="Close (Esc)" onClick={close}>
             <CloseIcon />

@@ -14,6 +14,7 @@ import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/
 import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
+import { showReactionNames, textEmoji } from '../lib/display.ts';
 
 export function conversationKey(m: Message): string {
   return m.type === 'stream' ? `s${m.stream_id}:${m.subject.toLowerCase()}` : `d${dmKey(dmUserIds(m), store.me)}`;
@@ -66,16 +67,19 @@ export function RecipientBar({ m }: { m: Message }) {
   );
 }
 
-/** Emoji come as `<span class="emoji emoji-1f600">:name:</span>`: show the character itself. */
-function decorate(el: HTMLElement): void {
+/**
+ * Emoji come as `<span class="emoji emoji-1f600">:name:</span>`: show the character itself, or
+ * the `:name:` text with the "Plain text" emoji set.
+ */
+function decorate(el: HTMLElement, asText: boolean): void {
   for (const span of el.querySelectorAll<HTMLElement>('span.emoji')) {
     const code = /emoji-([0-9a-f-]+)/.exec(span.className)?.[1];
-    if (!code || span.dataset.done) continue;
+    if (!code) continue;
+    span.dataset.name ??= span.textContent ?? '';
     try {
-      span.textContent = String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)));
-      span.dataset.done = '1';
+      span.textContent = asText ? span.dataset.name : String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)));
     } catch {
-      /* keep the :name: text */
+      span.textContent = span.dataset.name;
     }
   }
   for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
@@ -95,9 +99,10 @@ function onContentClick(e: MouseEvent) {
 
 function Content({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const asText = textEmoji(store.settings.user.value);
   useLayoutEffect(() => {
-    if (ref.current) decorate(ref.current);
-  }, [html]);
+    if (ref.current) decorate(ref.current, asText);
+  }, [html, asText]);
   return <div class="content rendered" ref={ref} onClick={onContentClick} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
@@ -201,11 +206,19 @@ function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void })
     g.users.push(r.user_id);
     groups.set(k, g);
   }
+  const settings = store.settings.user.value;
+  const names = showReactionNames(settings, m.reactions.length);
   return (
     <div class="reactions">
       {[...groups.values()].map((g) => {
         const mine = g.users.includes(store.me);
         const who = g.users.map((id) => (id === store.me ? 'You' : store.users.name(id))).join(', ');
+        const glyph =
+          textEmoji(settings) && g.type === 'unicode_emoji' ? (
+            <span aria-hidden="true">:{g.name}:</span>
+          ) : (
+            <ReactionEmoji reaction={{ emoji_name: g.name, emoji_code: g.code, reaction_type: g.type }} realmEmoji={realmEmoji()} decorative />
+          );
         return (
           <button
             type="button"
@@ -219,7 +232,7 @@ function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void })
               client.toggleReaction(m, g).catch((err) => showToast(errorText(err), true));
             }}
           >
-            <ReactionEmoji reaction={{ emoji_name: g.name, emoji_code: g.code, reaction_type: g.type }} realmEmoji={realmEmoji()} decorative /> {g.users.length}
+            {glyph} {names ? who : g.users.length}
           </button>
         );
       })}

@@ -9,6 +9,7 @@ import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Mess
 import { TypingLine } from './Typing.tsx';
 import { dayKey } from '../lib/time.ts';
 import type { MessageList } from '../store/messages.ts';
+import { marksReadOnScroll } from '../lib/display.ts';
 
 const MAX_ROWS = 240;
 const STEP = 80;
@@ -43,6 +44,7 @@ export function MessageView() {
     <main class="messages" aria-label={`Messages: ${title}`}>
       <div class="narrow-bar">
         <h1>{title}</h1>
+        <MarkReadButton list={list} />
       </div>
       {loadError ? (
         <p class="empty-list" role="alert">
@@ -53,6 +55,23 @@ export function MessageView() {
       )}
       <TypingLine />
     </main>
+  );
+}
+
+/**
+ * Where messages are not marked read by scrolling (web_mark_read_on_scroll_policy), a button
+ * marks the loaded unread messages of the narrow read.
+ */
+function MarkReadButton({ list }: { list: MessageList }) {
+  void list.version.value;
+  void store.unread.version.value;
+  if (marksReadOnScroll(store.settings.user.value, list.narrow)) return null;
+  const unread = list.ids.filter((id) => store.unread.has(id));
+  if (unread.length === 0) return null;
+  return (
+    <button type="button" class="mark-read" onClick={() => client.markRead(unread)}>
+      Mark as read
+    </button>
   );
 }
 
@@ -102,7 +121,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
 
   function markVisibleRead() {
     const el = scroller.current;
-    if (!el || search || document.hidden || !document.hasFocus()) return;
+    if (!el || search || document.hidden || !document.hasFocus() || !marksReadOnScroll(store.settings.user.peek(), list.narrow)) return;
     const box = el.getBoundingClientRect();
     const seen: number[] = [];
     for (const a of el.querySelectorAll<HTMLElement>('article[data-unread]')) {

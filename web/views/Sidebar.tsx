@@ -4,11 +4,12 @@ import { view } from './state.ts';
 import { currentNarrow, goDrafts, hashFor } from './nav.ts';
 import { topicKey } from '../store/unread.ts';
 import type { Narrow } from '../store/types.ts';
+import { demotesInactive, showsStarredCount } from '../lib/display.ts';
 
-function Count({ n, label = 'unread' }: { n: number; label?: string }) {
+function Count({ n, label = 'unread', class: cls = '' }: { n: number; label?: string; class?: string }) {
   if (!n) return null;
   return (
-    <span class="count" aria-label={`${n} ${label}`}>
+    <span class={`count ${cls}`} aria-label={`${n} ${label}`}>
       {n}
     </span>
   );
@@ -16,19 +17,24 @@ function Count({ n, label = 'unread' }: { n: number; label?: string }) {
 
 const same = (a: Narrow, b: Narrow) => JSON.stringify(a) === JSON.stringify(b);
 
-function Link({ narrow, children, class: cls = '', count, style }: { narrow: Narrow; children: preact.ComponentChildren; class?: string; count?: number; style?: Record<string, string> }) {
+function Link({ narrow, children, class: cls = '', count, countLabel, style }: { narrow: Narrow; children: preact.ComponentChildren; class?: string; count?: number; countLabel?: string; style?: Record<string, string> }) {
   const current = view.value.kind === 'narrow' && same(currentNarrow(), narrow);
   return (
     <a href={hashFor(narrow)} class={`side-link ${cls} ${current ? 'current' : ''}`} aria-current={current ? 'page' : undefined} style={style}>
       <span class="label">{children}</span>
-      {count !== undefined && <Count n={count} />}
+      {count !== undefined && (countLabel ? <Count n={count} label={countLabel} class="muted-count" /> : <Count n={count} />)}
     </a>
   );
 }
 
 export function Sidebar() {
   const counts = store.unread.counts.value;
-  const subs = store.streams.sorted.value;
+  const settings = store.settings.user.value;
+  const sorted = store.streams.sorted.value;
+  // Streams with no recent traffic go below the others, dimmed (demote_inactive_streams).
+  const demote = demotesInactive(settings, sorted.length);
+  const inactive = (s: (typeof sorted)[number]) => demote && s.is_recently_active === false && !s.pin_to_top;
+  const subs = demote ? [...sorted.filter((s) => !inactive(s)), ...sorted.filter(inactive)] : sorted;
   const topics = store.streams.topics.value;
   const narrow = currentNarrow();
   const activeStream = Number(narrow.find((t) => t.operator === 'stream')?.operand ?? NaN);
@@ -55,7 +61,9 @@ export function Sidebar() {
           </Link>
         </li>
         <li>
-          <Link narrow={[{ operator: 'is', operand: 'starred' }]}>Starred</Link>
+          <Link narrow={[{ operator: 'is', operand: 'starred' }]} count={showsStarredCount(settings) ? store.starred.value.size : undefined} countLabel="starred">
+            Starred
+          </Link>
         </li>
         <li>
           <a href="#drafts" class={`side-link ${view.value.kind === 'drafts' ? 'current' : ''}`} onClick={(e) => (e.preventDefault(), goDrafts())}>
@@ -73,7 +81,7 @@ export function Sidebar() {
           // The stream you are in shows its recent topics; others show only topics with unreads.
           const shown = streamTopics.filter((t) => isActive || (counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0) > 0).slice(0, isActive ? 10 : 5);
           return (
-            <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
+            <li key={s.stream_id} class={`${s.is_muted ? 'muted' : ''} ${inactive(s) ? 'inactive' : ''}`}>
               <Link narrow={[{ operator: 'stream', operand: s.stream_id }]} count={counts.byStream.get(s.stream_id) ?? 0} class="stream-link">
                 <span class="swatch" style={{ background: s.color }} aria-hidden="true">
                   {s.invite_only ? '🔒' : '#'}

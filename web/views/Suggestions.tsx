@@ -9,6 +9,8 @@ import { emojiNames, loadUnicodeEmoji } from '../lib/emoji-data.ts';
 export interface Choice {
   label: string;
   detail?: string;
+  /** The person a recipient suggestion adds. */
+  userId?: number;
   /** The field's new text and cursor. */
   apply(): { text: string; cursor: number };
 }
@@ -65,26 +67,15 @@ export function messageSuggestions(text: string, cursor: number, streamId: numbe
   };
 }
 
-/** The "To" field: names or emails separated by commas; suggests for the last one. */
-export function recipientSuggestions(text: string): SuggestState | null {
-  const parts = text.split(',');
-  const query = parts[parts.length - 1]!.trim();
-  if (!query) return null;
-  const chosen = parts.slice(0, -1).map((p) => store.users.byEmail(p.trim())?.user_id).filter((id): id is number => id !== undefined);
-  const users = matchUsers(query, store.users.active.value, { excludeIds: chosen, recentUserIds: store.recentDms.value.flatMap((c) => c.userIds), limit: 8 });
+/** The "To" field: people matching what is typed, other than those already chosen. */
+export function recipientSuggestions(query: string, chosen: number[]): SuggestState | null {
+  if (!query.trim()) return null;
+  const users = matchUsers(query.trim(), store.users.active.value, { excludeIds: chosen, recentUserIds: store.recentDms.value.flatMap((c) => c.userIds), limit: 8 });
   if (users.length === 0) return null;
-  const head = parts.slice(0, -1).map((p) => p.trim()).filter(Boolean);
   return {
     field: 'to',
     active: 0,
-    items: users.map((u) => ({
-      label: u.full_name,
-      detail: u.email,
-      apply: () => {
-        const t = [...head, u.email].join(', ') + ', ';
-        return { text: t, cursor: t.length };
-      },
-    })),
+    items: users.map((u) => ({ label: u.full_name, detail: u.email, userId: u.user_id, apply: () => ({ text: '', cursor: 0 }) })),
   };
 }
 

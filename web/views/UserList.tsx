@@ -10,6 +10,12 @@ import type { PresenceStatus } from '../store/users.ts';
 const SHOWN = 200;
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
 
+/** The person's own status line (`user_status`): shown unless the user list style is compact. */
+function statusText(userId: number): string {
+  const s = store.admin.statuses.value.get(userId);
+  return [s?.away ? 'Away' : '', s?.status_text ?? ''].filter(Boolean).join(' · ');
+}
+
 export function UserList() {
   const [filter, setFilter] = useState('');
   const q = filter.trim().toLowerCase();
@@ -39,7 +45,10 @@ export function UserList() {
                 <Avatar userId={u.user_id} size={24} />
                 <span class={`presence ${status}`} aria-hidden="true" />
               </span>
-              <span class="label">{u.full_name}</span>
+              <span class="user-text">
+                <span class="label">{u.full_name}</span>
+                {statusText(u.user_id) && <span class="status-text">{statusText(u.user_id)}</span>}
+              </span>
               <span class="sr-only">({status})</span>
             </button>
           </li>

@@ -9,6 +9,7 @@ import { lowerBound } from './MessageView.tsx';
 import { topicKey } from '../store/unread.ts';
 import { canEdit } from '../store/permissions.ts';
 import { createKeydownHandler } from '../lib/keyboard.ts';
+import { escapeGoesHome } from '../lib/display.ts';
 
 function move(to: (i: number, n: number) => number) {
   const list = client.current;
@@ -99,7 +100,7 @@ export function installKeys(): () => void {
       else if (editingId.value !== null) editingId.value = null;
       else if (compose.value) compose.value = null;
       else if (t.closest('input, textarea, select')) t.blur();
-      else if (view.value.kind !== 'narrow' || currentNarrow().length) go([]);
+      else if (escapeGoesHome(store.settings.user.value) && (view.value.kind !== 'narrow' || currentNarrow().length)) go([]);
       else return false;
     },
   });

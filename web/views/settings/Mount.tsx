@@ -6,19 +6,26 @@ import type { FunctionComponent } from 'preact';
 import { store } from '../context.ts';
 import { enterNewlinePref, setTheme } from '../state.ts';
 import { settingsRoute, type SettingsKind } from './route.ts';
+import { displayAttributes } from '../../lib/display.ts';
 
 type OverlayProps = { kind: SettingsKind; section: string };
 let loaded: FunctionComponent<OverlayProps> | null = null;
 
 /**
  * Settings that change what this page does follow the stored value, in every tab: the theme
- * (color_scheme 1 = follow the system, 2 = dark, 3 = light) and Enter sends (the sound setting is read where it sounds).
+ * (color_scheme 1 = follow the system, 2 = dark, 3 = light), Enter sends (the sound setting is read where it sounds),
+ * and the display settings, as attributes on the document root that styles.css reads (lib/display.ts).
  */
 export function installSettingsEffects(): () => void {
   let first = true;
   let enterSends: unknown;
   return effect(() => {
     const s = store.settings.user.value;
+    const root = document.documentElement;
+    for (const [name, value] of Object.entries(displayAttributes(s))) {
+      if (value === null) root.removeAttribute(name);
+      else root.setAttribute(name, value);
+    }
     const scheme = s.color_scheme;
     if (scheme === 2) setTheme('dark');
     else if (scheme === 3) setTheme('light');
