@@ -166,24 +166,35 @@ export class Client {
 
   private flushReads(delay: number): void {
     if (this.readTimer) return;
-    this.readTimer = setTimeout(() => {
-      this.readTimer = null;
-      const batch = [...this.pendingRead];
-      this.pendingRead.clear();
-      if (batch.length === 0) return;
-      this.api.post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => {
-        // Offline: tried again later (the messages show as read meanwhile).
-        for (const id of batch) this.pendingRead.add(id);
-        this.flushReads(5_000);
-      });
-    }, delay);
+    this.readTimer = setTimeout(() => void this.sendReads(), delay);
+  }
+
+  private async sendReads(): Promise<void> {
+    clearTimeout(this.readTimer ?? undefined);
+    this.readTimer = null;
+    const batch = [...this.pendingRead];
+    this.pendingRead.clear();
+    if (batch.length === 0) return;
+    try {
+      await this.api.post('/messages/flags', { messages: batch, op: 'add', flag: 'read' });
+    } catch {
+      // Offline: tried again later (the messages show as read meanwhile).
+      for (const id of batch) this.pendingRead.add(id);
+      this.flushReads(5_000);
+    }
   }
 
   async setFlag(ids: number[], flag: string, on: boolean): Promise<void> {
     await this.api.post('/messages/flags', { messages: ids, op: on ? 'add' : 'remove', flag });
   }
 
+  /** Messages the person marked unread: being on screen does not mark them read again until the view changes. */
+  readonly keptUnread = new Set<number>();
+
   async markUnreadFrom(id: number): Promise<void> {
+    this.keptUnread.add(id);
+    // Reads not yet sent go first: the server then has a read to undo, and its event says so.
+    await this.sendReads();
     await this.api.post('/messages/flags', { messages: [id], op: 'remove', flag: 'read' });
   }
 

@@ -34,6 +34,7 @@ export function MessageView() {
   const [loadError, setLoadError] = useState('');
   useEffect(() => {
     client.current = list;
+    client.keptUnread.clear();
     setLoadError('');
     // A list refetches when opened if it may have missed messages (live search results).
     const load = list.loaded ? (list.foundNewest ? Promise.resolve() : client.catchUp(list)) : client.loadInitial(list);
@@ -127,7 +128,8 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
     for (const a of el.querySelectorAll<HTMLElement>('article[data-unread]')) {
       const r = a.getBoundingClientRect();
       // Seen: its end is on screen (a tall message counts once you reach its end).
-      if (r.bottom <= box.bottom + 2 && r.bottom >= box.top + 10) seen.push(Number(a.dataset.id));
+      const id = Number(a.dataset.id);
+      if (r.bottom <= box.bottom + 2 && r.bottom >= box.top + 10 && !client.keptUnread.has(id)) seen.push(id);
     }
     if (seen.length) client.markRead(seen);
   }

@@ -144,9 +144,9 @@ export function comboProps(field: SuggestState['field']): Record<string, string 
   const s = suggestions.value;
   const open = s?.field === field;
   return {
+    // No aria-expanded: the fields stay textboxes (a textarea cannot be a combobox), which do not take it.
     'aria-autocomplete': 'list',
     'aria-controls': open ? `suggest-${field}` : undefined,
-    'aria-expanded': open,
     'aria-activedescendant': open ? `suggest-${field}-${s!.active}` : undefined,
   };
 }

@@ -1,6 +1,6 @@
 // The settings overlay's place in the main view. The pages are a chunk of their own, loaded
 // when a settings URL is first opened, so the main view's JavaScript stays as small as it was.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { effect } from '@preact/signals';
 import type { FunctionComponent } from 'preact';
 import { store } from '../context.ts';
@@ -41,7 +41,8 @@ export function installSettingsEffects(): () => void {
 export function SettingsOverlay() {
   const route = settingsRoute.value;
   const [Overlay, setOverlay] = useState<FunctionComponent<OverlayProps> | null>(() => loaded);
-  useEffect(() => installSettingsEffects(), []);
+  // Before the first paint, so the display settings never show the default look first.
+  useLayoutEffect(() => installSettingsEffects(), []);
   useEffect(() => {
     if (!route || Overlay) return;
     void import('./Settings.tsx').then((m) => {
