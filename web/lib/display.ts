@@ -79,3 +79,13 @@ export function showsStarredCount(s: Settings): boolean {
 export function escapeGoesHome(s: Settings): boolean {
   return s.escape_navigates_to_default_view !== false;
 }
+
+/**
+ * `desktop_icon_count_display` (1 all unread messages, 2 direct messages and mentions, 3 none):
+ * the count in the tab's title and icon. `dmsAndMentions` is asked for only when needed.
+ */
+export function badgeCount(s: Settings, total: number, dmsAndMentions: () => number): number {
+  if (s.desktop_icon_count_display === 3) return 0;
+  if (s.desktop_icon_count_display === 2) return dmsAndMentions();
+  return total;
+}

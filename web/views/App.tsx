@@ -14,6 +14,7 @@ import { Dialogs } from './Dialogs.tsx';
 import { installKeys } from './keys.ts';
 import { installAlerts } from './alerts.ts';
 import { SettingsOverlay } from './settings/Mount.tsx';
+import { badgeCount } from '../lib/display.ts';
 
 function setFavicon(count: number): void {
   const badge = count > 0 ? `<circle cx="24" cy="8" r="8" fill="#d33"/><text x="24" y="12" font-size="${count > 99 ? 7 : 11}" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="bold">${count > 99 ? '99+' : count}</text>` : '';
@@ -29,7 +30,10 @@ function setFavicon(count: number): void {
 }
 
 export function App() {
-  const total = useComputed(() => store.unread.counts.value.total);
+  const total = useComputed(() => {
+    const counts = store.unread.counts.value;
+    return badgeCount(store.settings.user.value, counts.total, () => store.unread.unreadIds((e) => e.kind === 'dm' || e.mentioned).length);
+  });
 
   useEffect(() => {
     readHash();

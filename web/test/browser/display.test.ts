@@ -141,6 +141,11 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await article(tab2, 'Unread on screen').waitFor();
     const topicLink = tab2.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^logo/ });
     await topicLink.getByLabel('1 unread').waitFor();
+    // The tab's count follows desktop_icon_count_display: all unread messages, or none.
+    await until('the count in the title', () => tab2.title(), (t) => t.startsWith('(1) '));
+    await env.server.ok('PATCH', '/api/v1/settings', { desktop_icon_count_display: 3 }, aliceAccount);
+    await until('a title without a count', () => tab2.title(), (t) => !t.startsWith('('));
+    await env.server.ok('PATCH', '/api/v1/settings', { desktop_icon_count_display: 1 }, aliceAccount);
     await tab2.getByRole('button', { name: 'Mark as read' }).click();
     await topicLink.getByLabel('1 unread').waitFor({ state: 'detached' });
     await tab2.getByRole('button', { name: 'Mark as read' }).waitFor({ state: 'detached' });

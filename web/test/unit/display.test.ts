@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { demotesInactive, displayAttributes, escapeGoesHome, isConversation, marksReadOnScroll, showReactionNames, showsStarredCount, textEmoji } from '../../lib/display.ts';
+import { badgeCount, demotesInactive, displayAttributes, escapeGoesHome, isConversation, marksReadOnScroll, showReactionNames, showsStarredCount, textEmoji } from '../../lib/display.ts';
 import { USER_SETTING_DEFAULTS } from '../../../src/lib/limits.ts';
 import type { Narrow } from '../../store/types.ts';
 
@@ -70,4 +70,11 @@ test('starred counts and Escape follow their settings', () => {
   assert.equal(showsStarredCount({ starred_message_counts: false }), false);
   assert.equal(escapeGoesHome({ escape_navigates_to_default_view: false }), false);
   assert.equal(escapeGoesHome({}), true);
+});
+
+test("the tab's count: all unread messages, direct messages and mentions, or none", () => {
+  const dms = () => 2;
+  assert.equal(badgeCount({ desktop_icon_count_display: 1 }, 9, dms), 9);
+  assert.equal(badgeCount({ desktop_icon_count_display: 2 }, 9, dms), 2);
+  assert.equal(badgeCount({ desktop_icon_count_display: 3 }, 9, dms), 0);
 });
