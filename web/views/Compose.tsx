@@ -91,6 +91,9 @@ export function Compose() {
   function typingTarget(): { streamId: number; topic: string } | { userIds: number[] } | null {
     const cur = compose.peek();
     if (!cur) return null;
+    // The person's choice not to be seen typing (the server would refuse the notice).
+    const settings = store.settings.user.peek();
+    if (settings[cur.type === 'stream' ? 'send_stream_typing_notifications' : 'send_private_typing_notifications'] === false) return null;
     if (cur.type === 'stream') return cur.streamId === null ? null : { streamId: cur.streamId, topic: cur.topic };
     return cur.to.length ? { userIds: cur.to } : null;
   }

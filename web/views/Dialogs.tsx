@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
 import { dialog, showToast, errorText } from './state.ts';
 import { ShortcutsHelp } from './ShortcutsHelp.tsx';
+import { currentNarrow, go } from './nav.ts';
 
 function Modal({ title, children }: { title: string; children: preact.ComponentChildren }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -127,6 +128,14 @@ function MoveDialog({ id }: { id: number }) {
     try {
       await client.moveTopic(id, { topic: topic !== m!.subject ? topic : undefined, streamId: streamId !== m!.stream_id ? streamId : undefined, mode });
       dialog.value = null;
+      // Looking at the topic that moved whole, the view goes with it (it would be empty otherwise).
+      const here = currentNarrow();
+      if (mode === 'change_all' && here.some((t) => t.operator === 'topic' && String(t.operand).toLowerCase() === m!.subject.toLowerCase())) {
+        go([
+          { operator: 'stream', operand: streamId },
+          { operator: 'topic', operand: topic },
+        ]);
+      }
     } catch (err) {
       showToast(`Could not move: ${errorText(err)}`, true);
       setBusy(false);

@@ -200,6 +200,9 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     assert.deepEqual(await axeViolations(page), []);
     await dialog.getByRole('button', { name: 'Move' }).click();
     await dialog.waitFor({ state: 'detached' });
+    // Alice's view goes with the topic.
+    await page.getByRole('heading', { name: '#design > branding' }).waitFor();
+    await article(page, 'Logo idea 2').waitFor();
     const bobNav = bob.page.getByRole('navigation', { name: 'Streams' });
     await bob.page.goto(`${env.url}/#narrow/channel/${designId}-design`);
     await bobNav.getByRole('link', { name: /^branding/ }).click();
