@@ -8,6 +8,8 @@ import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { MessageView } from './MessageView.tsx';
 import { Drafts } from './Drafts.tsx';
+import { Inbox } from './Inbox.tsx';
+import { Recent } from './Recent.tsx';
 import { Compose, ComposeButtons } from './Compose.tsx';
 import { UserList } from './UserList.tsx';
 import { Dialogs } from './Dialogs.tsx';
@@ -27,6 +29,21 @@ function setFavicon(count: number): void {
   }
   link.type = 'image/svg+xml';
   link.href = 'data:image/svg+xml,' + encodeURIComponent(svg);
+}
+
+const VIEW_TITLES = { drafts: 'Drafts', inbox: 'Inbox', recent: 'Recent conversations' };
+
+function CenterView() {
+  switch (view.value.kind) {
+    case 'drafts':
+      return <Drafts />;
+    case 'inbox':
+      return <Inbox />;
+    case 'recent':
+      return <Recent />;
+    default:
+      return <MessageView />;
+  }
 }
 
 export function App() {
@@ -64,7 +81,7 @@ export function App() {
 
   useEffect(() => {
     const v = view.value;
-    const title = v.kind === 'drafts' ? 'Drafts' : narrowTitle(currentNarrow());
+    const title = v.kind === 'narrow' ? narrowTitle(currentNarrow()) : VIEW_TITLES[v.kind];
     const realm = String(store.settings.realm.value.name ?? 'Parley');
     document.title = `${total.value > 0 ? `(${total.value}) ` : ''}${title} - ${realm}`;
     setFavicon(total.value);
@@ -82,7 +99,7 @@ export function App() {
       <div class="columns">
         <Sidebar />
         <div class="center">
-          {view.value.kind === 'drafts' ? <Drafts /> : <MessageView />}
+          <CenterView />
           {compose.value ? <Compose /> : <ComposeButtons />}
         </div>
         <UserList />

@@ -27,6 +27,17 @@ function Link({ narrow, children, class: cls = '', count, countLabel, style }: {
   );
 }
 
+/** A view that is not a narrow (Inbox, Recent conversations). */
+function ViewLink({ kind, hash, count, children }: { kind: 'inbox' | 'recent'; hash: string; count?: number; children: preact.ComponentChildren }) {
+  const current = view.value.kind === kind;
+  return (
+    <a href={hash} class={`side-link ${current ? 'current' : ''}`} aria-current={current ? 'page' : undefined}>
+      <span class="label">{children}</span>
+      {count !== undefined && <Count n={count} />}
+    </a>
+  );
+}
+
 export function Sidebar() {
   const counts = store.unread.counts.value;
   const settings = store.settings.user.value;
@@ -50,6 +61,16 @@ export function Sidebar() {
   return (
     <nav class="sidebar left" aria-label="Streams">
       <ul class="views">
+        <li>
+          <ViewLink kind="inbox" hash="#inbox" count={counts.total}>
+            Inbox
+          </ViewLink>
+        </li>
+        <li>
+          <ViewLink kind="recent" hash="#recent">
+            Recent conversations
+          </ViewLink>
+        </li>
         <li>
           <Link narrow={[]} count={counts.total}>
             All messages

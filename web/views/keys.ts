@@ -4,7 +4,7 @@ import { client, store } from './context.ts';
 import { compose, dialog, drawer, editingId, reactingId, previewToggle, selectedId, view, showToast, errorText } from './state.ts';
 import { composeTarget, openCompose } from './Compose.tsx';
 import { openComposeFor, quoteReply } from './Message.tsx';
-import { go, currentNarrow } from './nav.ts';
+import { go, goHome, homeHash, currentNarrow } from './nav.ts';
 import { lowerBound } from './MessageView.tsx';
 import { topicKey } from '../store/unread.ts';
 import { canEdit } from '../store/permissions.ts';
@@ -100,7 +100,8 @@ export function installKeys(): () => void {
       else if (editingId.value !== null) editingId.value = null;
       else if (compose.value) compose.value = null;
       else if (t.closest('input, textarea, select')) t.blur();
-      else if (escapeGoesHome(store.settings.user.value) && (view.value.kind !== 'narrow' || currentNarrow().length)) go([]);
+      else if (escapeGoesHome(store.settings.user.value) && location.hash && location.hash !== homeHash()) goHome();
+      else if (view.value.kind === 'drafts' || (view.value.kind === 'narrow' && currentNarrow().length)) go([]);
       else return false;
     },
   });

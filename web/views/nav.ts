@@ -71,14 +71,38 @@ export function searchText(narrow: Narrow): string {
   return unparseSearch(toTerms(narrow), lookups);
 }
 
+/** The views that are not narrows, by their hash. */
+const VIEW_HASHES: Record<string, 'drafts' | 'inbox' | 'recent'> = { '#drafts': 'drafts', '#inbox': 'inbox', '#recent': 'recent', '#recent_topics': 'recent' };
+
+/**
+ * The person's home view (`web_home_view`, called `default_view` at our feature level), shown
+ * when the URL has no hash and by Escape.
+ */
+export function homeHash(): string {
+  const s = store.settings.user.value;
+  const home = s.web_home_view ?? s.default_view;
+  return home === 'inbox' ? '#inbox' : home === 'recent_topics' ? '#recent' : '#feed';
+}
+
+export function goHome(): void {
+  drawer.value = null;
+  location.hash = homeHash();
+}
+
+function resolvedHash(): string {
+  const h = location.hash;
+  return h === '' || h === '#' ? homeHash() : h;
+}
+
 /** Applies the URL hash to the view (on start, on hashchange). */
 export function readHash(): void {
-  const h = location.hash;
+  const h = resolvedHash();
   drawer.value = null;
   // Settings open over the narrow, which stays as it was.
   if (readSettingsHash(h)) return;
-  if (h === '#drafts') {
-    view.value = { kind: 'drafts' };
+  const other = VIEW_HASHES[h];
+  if (other) {
+    view.value = { kind: other };
     return;
   }
   const terms = hashToNarrow(h, lookups) ?? [];
@@ -94,8 +118,9 @@ export function readHash(): void {
 
 /** The narrow the URL asks for (null for other views), to fetch its messages while the app renders. */
 export function narrowFromHash(): Narrow | null {
-  if (location.hash === '#drafts') return null;
-  return fromTerms(hashToNarrow(location.hash, lookups) ?? []);
+  const h = resolvedHash();
+  if (VIEW_HASHES[h]) return null;
+  return fromTerms(hashToNarrow(h, lookups) ?? []);
 }
 
 export function currentNarrow(): Narrow {
