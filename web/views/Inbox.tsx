@@ -90,11 +90,11 @@ function Row({ row, label }: { row: InboxRow; label: string }) {
   );
 }
 
-function Group({ id, title, swatch, count, mentions, ids, children }: { id: string; title: string; swatch?: preact.ComponentChildren; count: number; mentions: number; ids: number[]; children: preact.ComponentChildren }) {
+function Group({ id, title, swatch, color, count, mentions, ids, children }: { id: string; title: string; swatch?: preact.ComponentChildren; color?: string; count: number; mentions: number; ids: number[]; children: preact.ComponentChildren }) {
   const open = !collapsed.value.has(id);
   const listId = `inbox-${id.replace(/[^a-z0-9]/gi, '-')}`;
   return (
-    <section class="inbox-group" aria-label={title}>
+    <section class="inbox-group" aria-label={title} style={color ? { '--stream-color': color } : undefined}>
       <div class="inbox-header" data-row>
         <button type="button" class="inbox-toggle" aria-expanded={open} aria-controls={listId} data-nav onClick={() => toggle(id)}>
           <Chevron open={open} />
@@ -170,6 +170,7 @@ export function Inbox() {
                 {store.streams.subs.value.get(s.streamId)?.invite_only ? '🔒' : '#'}
               </span>
             }
+            color={s.color}
             count={s.count}
             mentions={s.mentions}
             ids={s.topics.flatMap((t) => t.ids)}

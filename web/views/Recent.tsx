@@ -59,7 +59,7 @@ function People({ ids }: { ids: number[] }) {
   return (
     <span class="rc-people" title={names.join(', ')}>
       {ids.slice(0, MAX_AVATARS).map((id) => (
-        <Avatar key={id} userId={id} size={24} />
+        <Avatar key={id} userId={id} size={22} />
       ))}
       {extra > 0 && (
         <span class="rc-more" aria-hidden="true">

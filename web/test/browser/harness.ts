@@ -116,15 +116,18 @@ export interface Person {
   page: Page;
 }
 
-/** A new browser context (its own cookies) logged in as `email`. */
-export async function logIn(env: Env, email: string, password: string, viewport = { width: 1280, height: 800 }): Promise<Person> {
+/**
+ * A new browser context (its own cookies) logged in as `email`, on All messages (`#feed`); `hash`
+ * '' opens the person's home view instead.
+ */
+export async function logIn(env: Env, email: string, password: string, viewport = { width: 1280, height: 800 }, hash = '#feed'): Promise<Person> {
   const context = await newContext(env, viewport);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[page error ${email}]`, e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().includes('401')) console.error(`[console ${email}]`, m.text());
   });
-  await page.goto(env.url + '/');
+  await page.goto(`${env.url}/${hash}`);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();

@@ -1,0 +1,209 @@
+// The Inbox and Recent conversations views with two people: Bob's Inbox gains a row live when
+// Alice writes, opening it reads the conversation and the row leaves; rows are marked read in
+// place, groups collapse, the filter narrows, the keys move between rows; Recent puts the newest
+// conversation first and filters; the home view setting picks the view a bare URL opens.
+// Elements are found by role and accessible name only.
+import { after, afterEach, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import type { Account } from '../../../test/helpers/server.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+async function until(what: string, fn: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
+  let env: Env;
+  let aliceAccount: Account;
+  let bobAccount: Account;
+  let alice: Person;
+  let bob: Person;
+  const pw = (name: string) => `pw-${name}-secret`;
+  const inbox = (p: Page) => p.getByRole('main', { name: 'Inbox' });
+  const recent = (p: Page) => p.getByRole('main', { name: 'Recent conversations' });
+  const open = async (p: Page, name: 'Inbox' | 'Recent conversations') => {
+    await p.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: new RegExp(`^${name}`) }).click();
+    await p.getByRole('main', { name }).waitFor();
+  };
+
+  before(async () => {
+    env = await setUp();
+    aliceAccount = await env.server.createUser('Alice');
+    bobAccount = await env.server.createUser('Bob');
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', {
+      subscriptions: [{ name: 'general' }, { name: 'design' }],
+      principals: [aliceAccount.email, bobAccount.email, env.server.owner.email],
+    });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Welcome to design' });
+    // Neither lands on a message list, which would read the welcome message.
+    alice = await logIn(env, aliceAccount.email, pw('Alice'), undefined, '#recent');
+    bob = await logIn(env, bobAccount.email, pw('Bob'), undefined, '#inbox');
+  });
+
+  after(async () => {
+    await env?.close();
+  });
+
+  afterEach(async (t) => {
+    const dir = process.env.PARLEY_BROWSER_SHOTS;
+    if (!dir) return;
+    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+    await alice?.page.screenshot({ path: `${dir}/${name}-alice.png` }).catch(() => undefined);
+    await bob?.page.screenshot({ path: `${dir}/${name}-bob.png` }).catch(() => undefined);
+  });
+
+  test("Bob's Inbox gains a row live when Alice writes; opening it reads it and the row leaves", async () => {
+    await open(bob.page, 'Inbox');
+    const design = inbox(bob.page).getByRole('region', { name: 'design' });
+    await design.getByRole('link', { name: /^logo/ }).getByLabel('1 unread').waitFor();
+    assert.deepEqual(await axeViolations(bob.page), []);
+
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Pizza at noon?' }, aliceAccount);
+    const general = inbox(bob.page).getByRole('region', { name: 'general' });
+    const lunch = general.getByRole('link', { name: /^lunch/ });
+    await lunch.getByLabel('1 unread').waitFor();
+    await general.getByRole('button', { name: /^general/ }).getByLabel('1 unread').waitFor();
+
+    await lunch.click();
+    await bob.page.getByRole('heading', { name: '#general > lunch' }).waitFor();
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' }).waitFor();
+    await open(bob.page, 'Inbox');
+    await until('the lunch row to leave', async () => (await general.count()) === 0);
+    assert.equal(await design.getByRole('link', { name: /^logo/ }).count(), 1);
+  });
+
+  test('Recent puts the newest conversation first, live, with its participants, and filters', async () => {
+    await open(alice.page, 'Recent conversations');
+    const rows = recent(alice.page).getByRole('row');
+    await until('lunch first', async () => /lunch/.test((await rows.nth(1).textContent()) ?? ''));
+    assert.match((await rows.nth(2).textContent()) ?? '', /logo/);
+    assert.deepEqual(await axeViolations(alice.page), []);
+
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'colours', content: 'Teal or green?' }, bobAccount);
+    await until('colours first', async () => /colours/.test((await rows.nth(1).textContent()) ?? ''));
+    const first = rows.nth(1);
+    assert.match((await first.getByRole('cell').nth(0).textContent()) ?? '', /design/);
+    await first.getByLabel('1 unread').waitFor();
+    assert.match((await first.getByRole('cell').nth(3).textContent()) ?? '', /Bob/);
+
+    // Unread only: the conversations Alice has read leave.
+    await recent(alice.page).getByRole('button', { name: 'Unread' }).click();
+    assert.equal(await recent(alice.page).getByRole('button', { name: 'Unread' }).getAttribute('aria-pressed'), 'true');
+    await until('read conversations to leave', async () => !/lunch/.test((await recent(alice.page).getByRole('table').textContent()) ?? ''));
+    assert.match((await rows.nth(1).textContent()) ?? '', /colours/);
+    await recent(alice.page).getByRole('button', { name: 'Unread' }).click();
+    // Participated: Alice wrote in lunch only.
+    await recent(alice.page).getByRole('button', { name: 'Participated' }).click();
+    await until('only lunch', async () => (await rows.count()) === 2 && /lunch/.test((await rows.nth(1).textContent()) ?? ''));
+    await recent(alice.page).getByRole('button', { name: 'Participated' }).click();
+    await recent(alice.page).getByRole('searchbox', { name: 'Filter conversations' }).fill('logo');
+    await until('only logo', async () => (await rows.count()) === 2 && /logo/.test((await rows.nth(1).textContent()) ?? ''));
+    await recent(alice.page).getByRole('searchbox', { name: 'Filter conversations' }).fill('');
+    await recent(alice.page).getByRole('combobox', { name: 'Conversation kind' }).selectOption({ label: 'Direct messages only' });
+    await recent(alice.page).getByRole('status').filter({ hasText: 'No conversations match your filters.' }).waitFor();
+    await recent(alice.page).getByRole('combobox', { name: 'Conversation kind' }).selectOption({ label: 'Streams and DMs' });
+
+    // Everything here fits in one page: the end of history is said.
+    await recent(alice.page).getByText('You have seen every conversation.').waitFor();
+    await rows.nth(1).getByRole('link', { name: 'colours' }).click();
+    await alice.page.getByRole('heading', { name: '#design > colours' }).waitFor();
+  });
+
+  test('the Inbox marks rows and streams read in place, collapses groups, filters, and moves with the keys', async () => {
+    await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [bobAccount.id], content: 'Hi Bob' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'release', content: '@**Bob** can you check?' }, aliceAccount);
+    await open(bob.page, 'Inbox');
+    const view = inbox(bob.page);
+    const dms = view.getByRole('region', { name: 'Direct messages' });
+    await dms.getByRole('link', { name: /^Alice/ }).getByLabel('1 unread').waitFor();
+    await view.getByRole('region', { name: 'general' }).getByRole('link', { name: /^release/ }).getByLabel('mentions you').waitFor();
+
+    // The filter keeps what matches.
+    const filter = view.getByRole('searchbox', { name: 'Filter conversations' });
+    await filter.fill('release');
+    await until('only general', async () => (await view.getByRole('region').count()) === 1);
+    await filter.fill('');
+
+    // Collapsing a group hides its rows and says so.
+    const toggle = view.getByRole('region', { name: 'design' }).getByRole('button', { name: /^design/ });
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await view.getByRole('region', { name: 'design' }).getByRole('link').count(), 0);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+
+    // Keys: from the filter, down to the DM group, down to Alice's row, Enter opens it.
+    await filter.focus();
+    await bob.page.keyboard.press('ArrowDown');
+    assert.equal(await dms.getByRole('button', { name: /^Direct messages/ }).evaluate((el) => el === document.activeElement), true);
+    await bob.page.keyboard.press('ArrowDown');
+    assert.equal(await dms.getByRole('link', { name: /^Alice/ }).evaluate((el) => el === document.activeElement), true);
+    await bob.page.keyboard.press('Enter');
+    await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Hi Bob' }).waitFor();
+    assert.match(bob.page.url(), /#narrow\/dm\//);
+    await open(bob.page, 'Inbox');
+    await until('the DM group to leave', async () => (await dms.count()) === 0);
+
+    // Mark a topic read, then a whole stream; the server has them read.
+    await view.getByRole('button', { name: 'Mark general > release as read' }).click();
+    await until('general to leave', async () => (await view.getByRole('region', { name: 'general' }).count()) === 0);
+    await view.getByRole('button', { name: 'Mark all of design as read' }).click();
+    await view.getByRole('status').filter({ hasText: 'You have no unread messages.' }).waitFor();
+    await until('the server to have them read', async () => {
+      const r = await env.server.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 20, num_after: 0, narrow: JSON.stringify([{ operator: 'is', operand: 'unread' }]) }, bobAccount);
+      return (r.messages as unknown[]).length === 0;
+    });
+    assert.deepEqual(await axeViolations(bob.page), []);
+  });
+
+  test('a URL without a hash opens the home view: Recent by default, then what the setting says', async () => {
+    const page = await bob.context.newPage();
+    await page.goto(env.url + '/');
+    await recent(page).waitFor();
+    await env.server.ok('PATCH', '/api/v1/settings', { web_home_view: 'all_messages' }, bobAccount);
+    await page.goto(env.url + '/');
+    await page.getByRole('main', { name: /^Messages/ }).waitFor();
+    await page.goto(env.url + '/#inbox');
+    await inbox(page).waitFor();
+    // Escape goes home.
+    await page.getByRole('heading', { name: 'Inbox' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('main', { name: /^Messages/ }).waitFor();
+    await env.server.ok('PATCH', '/api/v1/settings', { web_home_view: 'recent_topics' }, bobAccount);
+    await page.close();
+  });
+
+  test('screenshots of both views, desktop and phone, light and dark', { skip: !process.env.PARLEY_BROWSER_SHOTS }, async () => {
+    const dir = process.env.PARLEY_BROWSER_SHOTS!;
+    await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [bobAccount.id], content: 'Lunch?' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Tacos today @**Bob**' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'a rather long topic name about the new colour palette', content: 'Thoughts?' }, aliceAccount);
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, '#inbox');
+    for (const [who, page] of [
+      ['desktop', bob.page],
+      ['phone', phone.page],
+    ] as const) {
+      for (const theme of ['light', 'dark']) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        for (const [name, hash] of [
+          ['inbox', '#inbox'],
+          ['recent', '#recent'],
+        ]) {
+          await page.evaluate((h) => (location.hash = h), hash!);
+          await page.getByRole('main', { name: name === 'inbox' ? 'Inbox' : 'Recent conversations' }).waitFor();
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: `${dir}/inbox-recent-${name}-${who}-${theme}.png` });
+        }
+      }
+    }
+    await phone.context.close();
+  });
+});
