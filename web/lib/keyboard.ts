@@ -34,6 +34,8 @@ export type ShortcutAction =
   | 'react'
   | 'mark_unread'
   | 'all_messages'
+  | 'inbox'
+  | 'recent'
   | 'direct_messages'
   | 'toggle_preview'
   | 'show_shortcuts';
@@ -55,6 +57,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['PageUp'], action: 'page_up', description: 'Scroll up a page', category: 'Navigation' },
   { keys: ['PageDown'], action: 'page_down', description: 'Scroll down a page', category: 'Navigation' },
   { keys: ['n'], action: 'next_unread_topic', description: 'Go to the next unread topic', category: 'Navigation' },
+  { keys: ['Shift+I'], action: 'inbox', description: 'Go to the inbox', category: 'Navigation' },
+  { keys: ['t'], action: 'recent', description: 'Go to recent conversations', category: 'Navigation' },
   { keys: ['a'], action: 'all_messages', description: 'Go to all messages', category: 'Navigation' },
   { keys: ['Shift+P'], action: 'direct_messages', description: 'Go to direct messages', category: 'Navigation' },
   { keys: ['/', 'Ctrl+K'], action: 'search', description: 'Search', category: 'Navigation', whileTyping: ['Ctrl+K'] },

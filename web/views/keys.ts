@@ -53,6 +53,8 @@ export function installKeys(): () => void {
     page_down: () => scrollPage(1),
     next_unread_topic: nextUnreadTopic,
     all_messages: () => go([]),
+    inbox: () => void (location.hash = '#inbox'),
+    recent: () => void (location.hash = '#recent'),
     direct_messages: () => go([{ operator: 'is', operand: 'dm' }]),
     search: () => document.getElementById('search')?.focus(),
     show_shortcuts: () => {

@@ -164,7 +164,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     assert.deepEqual(await axeViolations(bob.page), []);
   });
 
-  test('a URL without a hash opens the home view: Recent by default, then what the setting says', async () => {
+  test('a URL without a hash opens the home view (Recent by default, then the setting); Escape goes home, t and Shift+I open the views', async () => {
     const page = await bob.context.newPage();
     await page.goto(env.url + '/');
     await recent(page).waitFor();
@@ -177,6 +177,11 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await page.getByRole('heading', { name: 'Inbox' }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('main', { name: /^Messages/ }).waitFor();
+    // Their shortcuts: t for Recent, Shift+I for the Inbox.
+    await page.keyboard.press('t');
+    await recent(page).waitFor();
+    await page.keyboard.press('Shift+I');
+    await inbox(page).waitFor();
     await env.server.ok('PATCH', '/api/v1/settings', { web_home_view: 'recent_topics' }, bobAccount);
     await page.close();
   });
