@@ -96,7 +96,7 @@ function Group({ id, title, swatch, color, count, mentions, ids, children }: { i
   return (
     <section class="inbox-group" aria-label={title} style={color ? { '--stream-color': color } : undefined}>
       <div class="inbox-header" data-row>
-        <button type="button" class="inbox-toggle" aria-expanded={open} aria-controls={listId} data-nav onClick={() => toggle(id)}>
+        <button type="button" class="inbox-toggle" aria-expanded={open} aria-controls={open ? listId : undefined} data-nav onClick={() => toggle(id)}>
           <Chevron open={open} />
           {swatch}
           <span class="inbox-title">{title}</span>

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { Store } from '../../store/index.ts';
 import { conversationContext, filterRecent, inboxGroups, matchesWords, narrowOf, recentRows, DEFAULT_RECENT_FILTERS, type RecentRow } from '../../store/conversations.ts';
 import type { Message } from '../../store/types.ts';
+import { ALICE, dmMessage, streamMessage } from './fixtures.ts';
 import { startServer } from '../../../test/helpers/server.ts';
 import { Api } from '../../api/http.ts';
 import { Client } from '../../api/client.ts';
 import { RecentHistory } from '../../api/recent.ts';
 
 const ME = 10;
-const ALICE = 11;
 const BOB = 12;
 const user = (user_id: number, full_name: string) => ({ user_id, full_name, email: `${full_name.toLowerCase()}@example.com`, avatar_url: null, is_bot: false, is_active: true, role: 400 });
 const sub = (stream_id: number, name: string, extra: Record<string, unknown> = {}) => ({ stream_id, name, color: '#abc', description: '', is_muted: false, pin_to_top: false, invite_only: false, ...extra });
@@ -33,28 +33,8 @@ function store(unread: { streams?: { stream_id: number; topic: string; unread_me
   return s;
 }
 
-function message(id: number, opts: Partial<Message> = {}): Message {
-  return {
-    id,
-    sender_id: ALICE,
-    sender_full_name: 'Alice',
-    sender_email: 'alice@example.com',
-    avatar_url: null,
-    timestamp: 1_700_000_000 + id,
-    content: `<p>m${id}</p>`,
-    subject: 'lunch',
-    type: 'stream',
-    stream_id: 1,
-    display_recipient: 'general',
-    reactions: [],
-    flags: ['read'],
-    ...opts,
-  };
-}
-
-function dm(id: number, users: number[], sender = ALICE, flags = ['read']): Message {
-  return message(id, { type: 'private', stream_id: undefined, subject: '', sender_id: sender, flags, display_recipient: users.map((u) => ({ id: u, email: `${u}@example.com`, full_name: String(u) })) });
-}
+const message = (id: number, opts: Partial<Message> = {}) => streamMessage(id, { flags: ['read'], ...opts });
+const dm = (id: number, users: number[], sender = ALICE, flags = ['read']) => dmMessage(id, users, sender, { flags });
 
 const inbox = (s: Store, filter = '') => inboxGroups(s.unread.entries, conversationContext(s).value, filter);
 const recent = (s: Store) => recentRows(s.messages.byId.values(), s.unread.entries, conversationContext(s).value);

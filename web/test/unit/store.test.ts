@@ -3,10 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Store } from '../../store/index.ts';
-import type { Message } from '../../store/types.ts';
+import { ALICE, dmMessage, streamMessage } from './fixtures.ts';
 
 const ME = 10;
-const ALICE = 11;
 const BOB = 12;
 
 function snapshot(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -42,35 +41,6 @@ function snapshot(extra: Record<string, unknown> = {}): Record<string, unknown> 
     presences: {},
     ...extra,
   };
-}
-
-function streamMessage(id: number, opts: Partial<Message> = {}): Message {
-  return {
-    id,
-    sender_id: ALICE,
-    sender_full_name: 'Alice',
-    sender_email: 'alice@example.com',
-    avatar_url: null,
-    timestamp: 1_700_000_000 + id,
-    content: `<p>m${id}</p>`,
-    subject: 'lunch',
-    type: 'stream',
-    stream_id: 1,
-    display_recipient: 'general',
-    reactions: [],
-    flags: [],
-    ...opts,
-  };
-}
-
-function dmMessage(id: number, users: number[], sender = ALICE): Message {
-  return streamMessage(id, {
-    type: 'private',
-    stream_id: undefined,
-    subject: '',
-    sender_id: sender,
-    display_recipient: users.map((u) => ({ id: u, email: `${u}@example.com`, full_name: String(u) })),
-  });
 }
 
 function loaded(extra?: Record<string, unknown>): Store {
