@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { signal, useComputed } from '@preact/signals';
 import { client, store } from './context.ts';
-import { hashFor } from './nav.ts';
+import { go, hashFor } from './nav.ts';
 import { errorText, showToast } from './state.ts';
 import { Avatar } from './Header.tsx';
 import { FilterBox, MentionMark, focusFirstRow, onListKeyDown } from './conversation-list.tsx';
@@ -75,7 +75,14 @@ function Row({ row, now, twentyFour, locale }: { row: RecentRow; now: number; tw
   const c = row.conversation;
   const sub = c.type === 'stream' ? store.streams.subs.value.get(c.streamId) : undefined;
   return (
-    <tr class={`rc-row ${row.unread ? 'has-unread' : ''} ${row.muted ? 'is-muted' : ''}`} data-row>
+    // A click anywhere on the row opens it, as its topic link does (the link is what keys reach).
+    <tr
+      class={`rc-row ${row.unread ? 'has-unread' : ''} ${row.muted ? 'is-muted' : ''}`}
+      data-row
+      onClick={(e) => {
+        if (!(e.target as HTMLElement).closest('a, button')) go(narrowOf(c));
+      }}
+    >
       <td class="rc-where">
         {c.type === 'stream' ? (
           <a href={hashFor([{ operator: 'stream', operand: c.streamId }])} class="rc-stream">
