@@ -26,6 +26,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
   let bobAccount: Account;
   let alice: Person;
   let bob: Person;
+  let designId: number;
   const pw = (name: string) => `pw-${name}-secret`;
   const inbox = (p: Page) => p.getByRole('main', { name: 'Inbox' });
   const recent = (p: Page) => p.getByRole('main', { name: 'Recent conversations' });
@@ -43,6 +44,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
       principals: [aliceAccount.email, bobAccount.email, env.server.owner.email],
     });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Welcome to design' });
+    designId = ((await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' })) as { stream_id: number }).stream_id;
     // Neither lands on a message list, which would read the welcome message.
     alice = await logIn(env, aliceAccount.email, pw('Alice'), undefined, '#recent');
     bob = await logIn(env, bobAccount.email, pw('Bob'), undefined, '#inbox');
@@ -110,6 +112,16 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await recent(alice.page).getByRole('combobox', { name: 'Conversation kind' }).selectOption({ label: 'Direct messages only' });
     await recent(alice.page).getByRole('status').filter({ hasText: 'No conversations match your filters.' }).waitFor();
     await recent(alice.page).getByRole('combobox', { name: 'Conversation kind' }).selectOption({ label: 'Streams and DMs' });
+
+    // A muted topic leaves until "Include muted"; shown, it still reads well in the dark theme.
+    await env.server.ok('POST', '/api/v1/user_topics', { stream_id: designId, topic: 'logo', visibility_policy: 1 }, aliceAccount);
+    await until('logo to leave', async () => !/logo/.test((await recent(alice.page).getByRole('table').textContent()) ?? ''));
+    await recent(alice.page).getByRole('button', { name: 'Include muted' }).click();
+    await recent(alice.page).getByRole('link', { name: 'logo' }).waitFor();
+    await alice.page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    assert.deepEqual(await axeViolations(alice.page), []);
+    await alice.page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await recent(alice.page).getByRole('button', { name: 'Include muted' }).click();
 
     // Everything here fits in one page: the end of history is said.
     await recent(alice.page).getByText('You have seen every conversation.').waitFor();
