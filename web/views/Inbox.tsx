@@ -90,7 +90,7 @@ function Row({ row, label }: { row: InboxRow; label: string }) {
   );
 }
 
-function Group({ id, title, swatch, color, count, mentions, ids, children }: { id: string; title: string; swatch?: preact.ComponentChildren; color?: string; count: number; mentions: number; ids: number[]; children: preact.ComponentChildren }) {
+function Group({ id, title, markLabel, swatch, color, count, mentions, ids, children }: { id: string; title: string; markLabel: string; swatch?: preact.ComponentChildren; color?: string; count: number; mentions: number; ids: number[]; children: preact.ComponentChildren }) {
   const open = !collapsed.value.has(id);
   const listId = `inbox-${id.replace(/[^a-z0-9]/gi, '-')}`;
   return (
@@ -103,7 +103,7 @@ function Group({ id, title, swatch, color, count, mentions, ids, children }: { i
           <MentionMark n={mentions} />
           <Unread n={count} />
         </button>
-        <MarkRead label={`all of ${title}`} ids={ids} />
+        <MarkRead label={markLabel} ids={ids} />
       </div>
       {open && (
         <ul class="inbox-rows" id={listId}>
@@ -154,7 +154,7 @@ export function Inbox() {
           </p>
         )}
         {groups.dms.length > 0 && (
-          <Group id="dms" title="Direct messages" count={dmCount} mentions={groups.dms.reduce((n, r) => n + r.mentions, 0)} ids={groups.dms.flatMap((r) => r.ids)}>
+          <Group id="dms" title="Direct messages" markLabel="all direct messages" count={dmCount} mentions={groups.dms.reduce((n, r) => n + r.mentions, 0)} ids={groups.dms.flatMap((r) => r.ids)}>
             {groups.dms.map((r) => (
               <Row key={r.key} row={r} label={`your conversation with ${r.label}`} />
             ))}
@@ -165,6 +165,7 @@ export function Inbox() {
             key={s.key}
             id={s.key}
             title={s.name}
+            markLabel={`all of ${s.name}`}
             swatch={
               <span class="swatch" style={{ background: s.color }} aria-hidden="true">
                 {store.streams.subs.value.get(s.streamId)?.invite_only ? '🔒' : '#'}
