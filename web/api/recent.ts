@@ -40,7 +40,7 @@ export class RecentHistory {
       const first = r.messages[0]?.id;
       if (first !== undefined && (this.oldest.value === null || first < this.oldest.value)) this.oldest.value = first;
       // The newest page reaching the oldest message says so too, unless older pages came before.
-      if (r.found_oldest && (anchor !== 'newest' || this.oldest.value === first)) this.foundOldest.value = true;
+      if (r.found_oldest && (anchor !== 'newest' || first === undefined || this.oldest.value === first)) this.foundOldest.value = true;
     } finally {
       this.loading.value = false;
     }

@@ -2,7 +2,7 @@
 // unread counts, participants and times; filters for unread, taking part, muted and kind, and a
 // text filter. Rows come from the messages the client has loaded; opening the view fetches the
 // newest page, "Load more" pages further back through GET /messages.
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { signal, useComputed } from '@preact/signals';
 import { client, store } from './context.ts';
 import { go, hashFor } from './nav.ts';
@@ -132,12 +132,13 @@ export function Recent() {
   const rows = useComputed(() => filterRecent(all.value, filters.value, ctx.value)).value;
   const root = useRef<HTMLDivElement>(null);
   const h = recentHistory();
+  const [loadError, setLoadError] = useState('');
 
   useEffect(() => {
     client.current = null;
     h.refresh()
       .then(() => focusFirstRow(root.current))
-      .catch((e) => showToast(`Could not load recent conversations: ${errorText(e)}`, true));
+      .catch((e) => setLoadError(errorText(e)));
   }, [h]);
 
   const more = () => void h.more().catch((e) => showToast(`Could not load more conversations: ${errorText(e)}`, true));
@@ -146,7 +147,8 @@ export function Recent() {
   const user = store.settings.user.value;
   const twentyFour = user.twenty_four_hour_time === true;
   const locale = resolveLocale(String(user.default_language ?? navigator.language));
-  const loading = h.loading.value;
+  // Before the first page arrives there is nothing to say "no conversations" about.
+  const loading = h.loading.value || (h.oldest.value === null && !h.foundOldest.value && !loadError);
 
   return (
     <main class="messages conv-view" aria-label="Recent conversations">
@@ -185,7 +187,12 @@ export function Recent() {
             </tbody>
           </table>
         )}
-        {rows.length === 0 && (
+        {loadError && (
+          <p class="empty-list" role="alert">
+            Could not load recent conversations: {loadError}
+          </p>
+        )}
+        {rows.length === 0 && !loadError && (
           <p class="empty-list conv-empty" role="status">
             {loading ? 'Loading conversations…' : all.value.length ? 'No conversations match your filters.' : 'No conversations yet.'}
           </p>

@@ -242,3 +242,21 @@ test('Recent history pages back through GET /messages until the oldest message',
     await s.close();
   }
 });
+
+test('Recent history of an organization without messages ends at once', async () => {
+  const s = await startServer();
+  const client = new Client(new Api({ base: `${s.baseUrl}/api/v1`, headers: { Authorization: 'Basic ' + Buffer.from(`${s.owner.email}:${s.owner.apiKey}`).toString('base64') } }), new Store());
+  try {
+    await client.start();
+    const history = new RecentHistory(client, 2);
+    const none = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: '[]' });
+    assert.deepEqual(none.messages, []);
+    await history.refresh();
+    assert.equal(history.foundOldest.value, true);
+    assert.equal(history.oldest.value, null);
+    assert.equal(history.loading.value, false);
+  } finally {
+    await client.stop();
+    await s.close();
+  }
+});
