@@ -198,7 +198,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await page.close();
   });
 
-  test('screenshots of both views, desktop and phone, light and dark', { skip: !process.env.PARLEY_BROWSER_SHOTS }, async () => {
+  test('screenshots of both views, desktop and phone, light and dark, with no serious axe violation', { skip: !process.env.PARLEY_BROWSER_SHOTS }, async () => {
     const dir = process.env.PARLEY_BROWSER_SHOTS!;
     await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [bobAccount.id], content: 'Lunch?' }, aliceAccount);
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Tacos today @**Bob**' }, aliceAccount);
@@ -218,6 +218,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
           await page.getByRole('main', { name: name === 'inbox' ? 'Inbox' : 'Recent conversations' }).waitFor();
           await page.waitForTimeout(300);
           await page.screenshot({ path: `${dir}/inbox-recent-${name}-${who}-${theme}.png` });
+          assert.deepEqual(await axeViolations(page), [], `${name} ${who} ${theme}`);
         }
       }
     }
