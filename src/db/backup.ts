@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { openDatabase } from './database.ts';
+import type pg from 'pg';
+import { openDatabase, postgres } from './database.ts';
 import { migrations } from './migrations/index.ts';
 
 export interface TableExport {
@@ -98,7 +98,7 @@ export async function syncFile(p: string): Promise<void> {
  * when the rows are loaded.
  */
 export async function backupPostgres(databaseUrl: string, dir: string): Promise<{ migrations: string[]; tables: TableExport[] }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new (postgres().Client)({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query('begin isolation level repeatable read read only');
@@ -157,7 +157,7 @@ async function exportTable(client: pg.Client, table: string, columns: string[], 
 
 /** Refuses a database that has any table: a restore never mixes with data already there. */
 export async function checkPostgresEmpty(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new (postgres().Client)({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ table_name: string }>(
@@ -183,7 +183,7 @@ export async function restorePostgres(databaseUrl: string, dir: string, applied:
   if (unknown.length > 0) throw new BackupError(`The backup was made by a newer Parley (migrations ${unknown.join(', ')}): restore it with that version`);
   await checkPostgresEmpty(databaseUrl);
   await (await openDatabase({ dataDir: dir, databaseUrl }, { migrations: new Set(applied) })).close();
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new (postgres().Client)({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query('begin');

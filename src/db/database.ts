@@ -2,11 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import type { Dialect } from './migrations/util.ts';
+import { lazy } from '../lazy.ts';
 
 export type { Dialect };
 export type Tx = Transaction<Database>;
@@ -46,9 +47,20 @@ export interface DirectReads {
   all<T>(text: string, params: readonly unknown[]): T[];
 }
 
-// PostgreSQL returns bigint (int8) and numeric as strings; our values fit in a double.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
+const loadPg = lazy<typeof pgTypes>('pg');
+let pgReady = false;
+
+/** The `pg` package, loaded when a PostgreSQL database is first used. */
+export function postgres(): typeof pgTypes {
+  const pg = loadPg();
+  if (!pgReady) {
+    // PostgreSQL returns bigint (int8) and numeric as strings; our values fit in a double.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    pg.types.setTypeParser(1700, (v) => Number(v));
+    pgReady = true;
+  }
+  return pg;
+}
 
 export interface OpenOptions {
   dataDir: string;
@@ -62,7 +74,7 @@ export interface MigrateOptions {
 
 export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOptions = {}): Promise<Db> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new (postgres().Pool)({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection the server closed (restart, failover) is replaced on next use; it must
     // not take the process down as an unhandled error.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));

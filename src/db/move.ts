@@ -3,8 +3,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { openDatabase } from './database.ts';
+import { openDatabase, postgres } from './database.ts';
 
 export interface MoveReport {
   tables: { name: string; rows: number }[];
@@ -32,7 +31,7 @@ export async function moveSqliteToPostgres(dataDir: string, databaseUrl: string)
   // The target gets its schema from the same migrations.
   await (await openDatabase({ dataDir, databaseUrl })).close();
 
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new (postgres().Client)({ connectionString: databaseUrl });
   await client.connect();
   const report: MoveReport = { tables: [] };
   try {

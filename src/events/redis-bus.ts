@@ -2,11 +2,15 @@
 // and every process reads the whole stream, in order, into its own queues. A process that loses
 // Redis keeps its read position and catches up when the connection returns; events published
 // meanwhile wait in the client's offline queue.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type ioredisTypes from 'ioredis';
+import { lazy } from '../lazy.ts';
 import type { Logger } from '../log.ts';
 import type { EventHub } from './hub.ts';
 import type { QueueDirectory } from './manager.ts';
 import type { ParleyEvent } from './types.ts';
+
+const ioredis = lazy<typeof ioredisTypes>('ioredis');
 
 /** Roughly how many events the stream keeps for processes catching up. */
 const STREAM_LENGTH = 100_000;
@@ -34,8 +38,8 @@ export class RedisBus implements EventHub, QueueDirectory {
     private readonly log: Logger,
   ) {
     this.key = `${prefix}:events`;
-    this.writer = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
-    this.reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.writer = new (ioredis().Redis)(url, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.reader = new (ioredis().Redis)(url, { lazyConnect: true, maxRetriesPerRequest: null });
   }
 
   async start(): Promise<void> {

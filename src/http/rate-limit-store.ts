@@ -4,8 +4,12 @@
 //   then one every `seconds / count`;
 // - a log of the last `count` times for password attempts, exact over any window of `seconds`,
 //   as the reference's Redis limiter counts them.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type ioredisTypes from 'ioredis';
+import { lazy } from '../lazy.ts';
 import type { RateRule } from '../config.ts';
+
+const ioredis = lazy<typeof ioredisTypes>('ioredis');
 
 export interface Verdict {
   allowed: boolean;
@@ -147,7 +151,7 @@ export class RedisStore implements RateLimitStore {
   constructor(url: string, prefix: string) {
     // A request should not wait for Redis to come back: without a connection, commands fail at
     // once and the limiter lets the request through (see RateLimiter).
-    const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const redis = new (ioredis().Redis)(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     redis.defineCommand('parleyBucket', { numberOfKeys: 1, lua: BUCKET_SCRIPT });
     redis.defineCommand('parleyLog', { numberOfKeys: 1, lua: LOG_SCRIPT });
     this.#redis = redis as ScriptedRedis;

@@ -1,6 +1,8 @@
 // Outgoing mail. With SMTP_URL, mail goes out through nodemailer; without it, the message (and so
 // its link) is written to the server log, so a one-machine setup still works.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type nodemailerTypes from 'nodemailer';
+import { lazy } from '../lazy.ts';
 import type { AppContext } from '../context.ts';
 
 export interface Mail {
@@ -8,6 +10,8 @@ export interface Mail {
   subject: string;
   text: string;
 }
+
+const nodemailer = lazy<typeof nodemailerTypes>('nodemailer');
 
 /** One transport per running server (it pools its SMTP connections). */
 const transports = new WeakMap<AppContext, Transporter>();
@@ -25,7 +29,7 @@ export async function sendMail(app: AppContext, mail: Mail): Promise<boolean> {
   }
   let transport = transports.get(app);
   if (!transport) {
-    transport = nodemailer.createTransport(app.config.smtpUrl);
+    transport = nodemailer().createTransport(app.config.smtpUrl);
     transports.set(app, transport);
   }
   try {

@@ -1,6 +1,9 @@
 // Code blocks: the reference's `codehilite` markup, highlighted with highlight.js and its scopes
 // mapped to the Pygments class names clients style (`k`, `nf`, `p`, ...).
-import hljs from 'highlight.js';
+import type hljsTypes from 'highlight.js';
+import { lazy } from '../../lazy.ts';
+
+const hljs = lazy<typeof hljsTypes>('highlight.js');
 
 // Pygments lexer names, which the reference puts in data-code-language.
 const LANGUAGE_NAMES: Record<string, string> = {
@@ -127,9 +130,9 @@ function textEscape(text: string, quotes: boolean): string {
 
 function highlight(lang: string | undefined, text: string, quotes: boolean): string {
   const name = lang ? (HLJS_ALIASES[lang] ?? lang) : undefined;
-  if (name && hljs.getLanguage(name)) {
+  if (name && hljs().getLanguage(name)) {
     try {
-      return hljsToPygments(hljs.highlight(text, { language: name, ignoreIllegals: true }).value, quotes, (hljs.getLanguage(name)?.name ?? name).toLowerCase());
+      return hljsToPygments(hljs().highlight(text, { language: name, ignoreIllegals: true }).value, quotes, (hljs().getLanguage(name)?.name ?? name).toLowerCase());
     } catch {
       // A grammar failure falls back to plain text rather than failing the message.
     }

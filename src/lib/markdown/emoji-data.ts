@@ -1,6 +1,7 @@
 // Unicode emoji names and codes. The base set is emoji-datasource (the iamcal data the reference
 // also starts from); a few canonical names are overridden so that the common names clients send
 // (`:smile:`, `:poop:`, `:cat:` ...) mean the same emoji as in the reference dialect.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
 interface DatasourceEntry {
@@ -51,8 +52,10 @@ function fallbackName(entry: DatasourceEntry): string | undefined {
 }
 
 function build(): EmojiTables {
-  const require = createRequire(import.meta.url);
-  const data = require('emoji-datasource/emoji.json') as DatasourceEntry[];
+  // Read, not required: require() would keep the parsed file (several MB) in its cache for good;
+  // only the two maps below are kept.
+  const file = createRequire(import.meta.url).resolve('emoji-datasource/emoji.json');
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as DatasourceEntry[];
   const claimed = new Set<string>();
   for (const names of Object.values(NAME_OVERRIDES)) for (const n of names) claimed.add(n);
   const nameToCode = new Map<string, string>();

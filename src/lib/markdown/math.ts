@@ -1,13 +1,16 @@
 // TeX through KaTeX. Errors render as the source in a `tex-error` span, as in the reference.
-import katex from 'katex';
+import type katexTypes from 'katex';
+import { lazy } from '../../lazy.ts';
 import { escapeHtml } from './html.ts';
+
+const katex = lazy<typeof katexTypes>('katex');
 
 // Bounds keep a hostile formula from expanding macros or sizes without limit.
 const OPTIONS = { throwOnError: true, strict: 'ignore', trust: false, maxExpand: 500, maxSize: 100 } as const;
 
 export function renderTex(tex: string, display: boolean): string | undefined {
   try {
-    return katex.renderToString(tex, { ...OPTIONS, displayMode: display });
+    return katex().renderToString(tex, { ...OPTIONS, displayMode: display });
   } catch {
     return undefined;
   }
