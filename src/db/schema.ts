@@ -264,6 +264,15 @@ export interface ReactionsTable {
   reaction_type: string; // unicode_emoji, realm_emoji, service_extra_emoji
 }
 
+export interface SubmessagesTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON text as the client sent it (a widget's first one is written by the server). */
+  content: string;
+}
+
 export interface DraftsTable {
   id: Generated<number>;
   user_id: number;
@@ -341,6 +350,7 @@ export interface Database {
   bot_settings: BotSettingsTable;
   realm_user_defaults: RealmUserDefaultsTable;
   reactions: ReactionsTable;
+  submessages: SubmessagesTable;
   drafts: DraftsTable;
   scheduled_messages: ScheduledMessagesTable;
   muted_users: MutedUsersTable;

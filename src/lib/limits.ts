@@ -8,6 +8,9 @@ export const SERVICE_FEATURE_LEVEL = 186;
 
 export const LIMITS = {
   maxMessageLength: 10000,
+  /** A submessage's content (JSON text), and its type's name. */
+  maxSubmessageLength: 10000,
+  maxSubmessageTypeLength: 100,
   maxTopicLength: 60,
   maxStreamNameLength: 60,
   maxStreamDescriptionLength: 1024,

@@ -5,9 +5,10 @@ import { dmKeyUsers, recipientsByIds } from '../db/queries/recipients.ts';
 import { streamsByIds } from '../db/queries/streams.ts';
 import { usersByIds } from '../db/queries/users.ts';
 import { reactionsOfMessages } from '../db/queries/reactions.ts';
+import { submessagesOfMessages } from '../db/queries/submessages.ts';
 import { topicLinks } from './markdown/index.ts';
 import { loadLinkifiers } from './message-render.ts';
-import type { DisplayRecipientUser, MessageRelations, ReactionJson } from '../presenters/message.ts';
+import type { DisplayRecipientUser, MessageRelations, ReactionJson, SubmessageJson } from '../presenters/message.ts';
 import { realmSettings } from './realm.ts';
 
 type Q = Conn | Tx;
@@ -32,6 +33,12 @@ export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string
       user: { id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false },
     });
     reactions.set(r.message_id, list);
+  }
+  const submessages = new Map<number, SubmessageJson[]>();
+  for (const sm of await submessagesOfMessages(db, messages.map((m) => m.id))) {
+    const list = submessages.get(sm.message_id) ?? [];
+    list.push({ id: sm.id, message_id: sm.message_id, sender_id: sm.sender_id, msg_type: sm.msg_type, content: sm.content });
+    submessages.set(sm.message_id, list);
   }
   const linkifiers = messages.some((m) => m.topic !== '') ? await loadLinkifiers(db, realm.id) : [];
   const linksByTopic = new Map<string, { text: string; url: string }[]>();
@@ -66,7 +73,7 @@ export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string
       displayRecipient,
       reactions: reactions.get(m.id) ?? [],
       topicLinks: linksOf(m.topic),
-      submessages: [],
+      submessages: submessages.get(m.id) ?? [],
       allowEditHistory,
     };
     out.set(m.id, rel);

@@ -18,6 +18,14 @@ export interface ReactionJson {
   user: { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
 }
 
+export interface SubmessageJson {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
 export interface MessageJson {
   id: number;
   type: 'stream' | 'private';
@@ -39,7 +47,7 @@ export interface MessageJson {
   last_edit_timestamp?: number;
   edit_history?: unknown[];
   reactions: ReactionJson[];
-  submessages: unknown[];
+  submessages: SubmessageJson[];
   flags?: string[];
   match_content?: string;
   match_subject?: string;
@@ -54,7 +62,7 @@ export interface MessageRelations {
   displayRecipient: string | DisplayRecipientUser[];
   reactions: ReactionJson[];
   topicLinks: { text: string; url: string }[];
-  submessages: unknown[];
+  submessages: SubmessageJson[];
   /** Whether the realm lets this viewer see edit history. */
   allowEditHistory: boolean;
 }

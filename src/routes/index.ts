@@ -29,6 +29,7 @@ import { streamAdminRoutes } from './stream-admin.ts';
 import { streamRoutes } from './streams.ts';
 import { subscriptionSettingRoutes } from './subscription-settings.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
+import { submessageRoutes } from './submessages.ts';
 import { uploadApiRoutes, uploadFileRoutes } from './uploads.ts';
 import { userGroupRoutes } from './user-groups.ts';
 import { userTopicRoutes } from './user-topics.ts';
@@ -46,6 +47,7 @@ export const routes: Route[] = [
   ...messageReadRoutes,
   ...messageChangeRoutes,
   ...messageFlagRoutes,
+  ...submessageRoutes,
   ...readReceiptRoutes,
   ...eventRoutes,
   ...userGroupRoutes,

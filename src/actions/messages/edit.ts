@@ -14,6 +14,7 @@ import {
   topicMessages,
   updateMessage,
 } from '../../db/queries/edit.ts';
+import { hasSubmessages } from '../../db/queries/submessages.ts';
 import { unlinkAttachments } from '../../db/queries/render-refs.ts';
 import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { streamById, subscriberIds, subscription } from '../../db/queries/streams.ts';
@@ -98,6 +99,8 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
     content = checkContent(input.content);
     if (!settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
     if (message.sender_id !== user.id) throw noPermission();
+    // A widget's state lives in its submessages, which an edit of the text would not follow.
+    if (await hasSubmessages(db, message.id)) throw badRequest('Widgets cannot be edited.');
     const limit = settings.message_content_edit_limit_seconds;
     if (limit !== null && limit > 0 && now - message.date_sent > limit + EDIT_GRACE_SECONDS) {
       throw badRequest('The time limit for editing this message has passed');

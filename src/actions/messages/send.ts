@@ -19,6 +19,7 @@ import { runAction, type ActionScope } from '../action.ts';
 import type { MessageEvent } from '../../events/families/message.ts';
 import { usersWhoMuted } from '../../db/queries/muted-users.ts';
 import { queueLinkPreviews } from '../link-previews.ts';
+import { addWidgetOnSend } from './submessages.ts';
 
 export type Addressee = { type: 'stream'; stream: Stream; topic: string } | { type: 'private'; users: User[] };
 
@@ -114,6 +115,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       has_image: rendered.hasImage ? 1 : 0,
     };
     const id = await insertMessage(scope.tx, row);
+    await addWidgetOnSend(scope.tx, { id, sender_id: sender.id, content });
     // A stream that had messages when the request began has its first one already.
     if (a.type === 'stream' && a.stream.first_message_id === null && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
       scope.emit(

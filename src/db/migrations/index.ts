@@ -14,6 +14,7 @@ import { migration as sessions } from './0011_sessions.ts';
 import { migration as serverSecrets } from './0012_server_secrets.ts';
 import { migration as joining } from './0013_joining.ts';
 import { migration as starredIndex } from './0014_starred_index.ts';
+import { migration as submessages } from './0015_submessages.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   serverSecrets,
   joining,
   starredIndex,
+  submessages,
 ];

@@ -9,6 +9,7 @@ export async function deleteMessages(tx: Tx, ids: readonly number[]): Promise<vo
     const part = ids.slice(i, i + CHUNK);
     await tx.deleteFrom('user_messages').where('message_id', 'in', part).execute();
     await tx.deleteFrom('reactions').where('message_id', 'in', part).execute();
+    await tx.deleteFrom('submessages').where('message_id', 'in', part).execute();
     // Uploaded files stay, released from these messages (their owners still reach them).
     await tx.deleteFrom('attachment_messages').where('message_id', 'in', part).execute();
     await tx.deleteFrom('messages').where('id', 'in', part).execute();
