@@ -227,6 +227,11 @@ export class Client {
     else await this.api.post(`/messages/${m.id}/reactions`, params);
   }
 
+  /** Adds a vote, an option, a task... to a message's widget (see lib/widgets.ts). */
+  async submessage(messageId: number, data: Record<string, unknown>): Promise<void> {
+    await this.api.post('/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(data) });
+  }
+
   async render(content: string): Promise<string> {
     const r = await this.api.post<{ rendered: string }>('/messages/render', { content });
     return r.rendered;

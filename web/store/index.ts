@@ -7,6 +7,7 @@ import { DraftStore, SettingsStore, TypingStore } from './misc.ts';
 import { dmKey, dmUserIds } from './match.ts';
 import { StreamStore } from './streams.ts';
 import type { Message, Reaction } from './types.ts';
+import type { Submessage } from '../lib/widgets.ts';
 import { UnreadStore, type UnreadSnapshot } from './unread.ts';
 import { UserStore } from './users.ts';
 import { AdminStore } from './settings-admin.ts';
@@ -144,6 +145,14 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
       reaction_type: String(e.reaction_type),
       user_id: (e.user_id ?? (e.user as { user_id: number } | undefined)?.user_id) as number,
     } satisfies Reaction);
+  },
+  submessage(s, e) {
+    s.messages.applySubmessage(e.message_id as number, {
+      id: e.submessage_id as number,
+      sender_id: e.sender_id as number,
+      msg_type: String(e.msg_type),
+      content: String(e.content),
+    } satisfies Submessage);
   },
   typing(s, e) {
     s.typing.apply(e, s.me);

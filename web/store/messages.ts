@@ -4,6 +4,7 @@
 import { signal } from '@preact/signals';
 import { narrowKey, narrowMatches } from './match.ts';
 import type { Message, Narrow, Reaction } from './types.ts';
+import type { Submessage } from '../lib/widgets.ts';
 
 export class MessageList {
   ids: number[] = [];
@@ -205,6 +206,14 @@ export class MessageStore {
     this.edit(messageId, (m) => {
       if (op === 'add' && !m.reactions.some(same)) m.reactions = [...m.reactions, r];
       if (op === 'remove') m.reactions = m.reactions.filter((x) => !same(x));
+    });
+    this.version.value++;
+  }
+
+  applySubmessage(messageId: number, sm: Submessage): void {
+    this.edit(messageId, (m) => {
+      const list = m.submessages ?? [];
+      if (!list.some((x) => x.id === sm.id)) m.submessages = [...list, sm];
     });
     this.version.value++;
   }

@@ -31,7 +31,8 @@ export interface Rules {
 }
 
 export function canEdit(m: Message, r: Rules): boolean {
-  return m.sender_id === r.me && r.realm.allow_message_editing !== false && withinLimit(r.realm.message_content_edit_limit_seconds ?? 600, m, r.now);
+  // Widgets (messages with submessages) cannot be edited: the server refuses it.
+  return m.sender_id === r.me && !m.submessages?.length && r.realm.allow_message_editing !== false && withinLimit(r.realm.message_content_edit_limit_seconds ?? 600, m, r.now);
 }
 
 export function canDelete(m: Message, r: Rules): boolean {

@@ -1,4 +1,5 @@
 // The shapes the app keeps, as the API sends them (only the fields the app reads).
+import type { Submessage } from '../lib/widgets.ts';
 export interface Reaction {
   emoji_name: string;
   emoji_code: string;
@@ -25,6 +26,8 @@ export interface Message {
   stream_id?: number;
   display_recipient: string | DmRecipient[];
   reactions: Reaction[];
+  /** Widget data (polls, todo lists), oldest first. */
+  submessages?: Submessage[];
   flags: string[];
   last_edit_timestamp?: number;
   is_me_message?: boolean;

@@ -9,6 +9,7 @@ import { Avatar } from './Header.tsx';
 import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
+import { hasWidget, Widget } from './widgets/Widget.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
 import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
@@ -142,7 +143,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
           {time}
         </a>
         {starred && <span class="star" role="img" aria-label="Starred">★</span>}
-        {editing ? <EditForm m={m} /> : <Content html={m.match_content ?? m.content} />}
+        {editing ? <EditForm m={m} /> : hasWidget(m) ? <Widget m={m} /> : <Content html={m.match_content ?? m.content} />}
         <Reactions m={m} onAdd={(e) => setPicker(place(e))} />
       </div>
       <div class="actions">
