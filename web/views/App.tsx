@@ -17,6 +17,7 @@ import { installKeys } from './keys.ts';
 import { installAlerts } from './alerts.ts';
 import { SettingsOverlay } from './settings/Mount.tsx';
 import { badgeCount } from '../lib/display.ts';
+import { Lightbox } from './Lightbox.tsx';
 
 function setFavicon(count: number): void {
   const badge = count > 0 ? `<circle cx="24" cy="8" r="8" fill="#d33"/><text x="24" y="12" font-size="${count > 99 ? 7 : 11}" text-anchor="middle" fill="#fff" font-family="sans-serif" font-weight="bold">${count > 99 ? '99+' : count}</text>` : '';
@@ -107,6 +108,7 @@ export function App() {
       {drawer.value && <div class="scrim" onClick={() => (drawer.value = null)} />}
       {dialog.value && <Dialogs />}
       <SettingsOverlay />
+      <Lightbox />
       <div class="toast-region" role="status" aria-live="polite">
         {toast.value && <div class={`toast ${toast.value.error ? 'error' : ''}`}>{toast.value.text}</div>}
       </div>

@@ -10,6 +10,7 @@ import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
 import { hasWidget, Widget } from './widgets/Widget.tsx';
+import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
 import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
@@ -32,7 +33,7 @@ export function conversationNarrow(m: Message): Narrow {
   return [{ operator: 'dm', operand: others.length ? others : [store.me] }];
 }
 
-const locale = () => resolveLocale(String(store.settings.user.value.default_language ?? navigator.language));
+export const locale = () => resolveLocale(String(store.settings.user.value.default_language ?? navigator.language));
 
 export function DateSeparator({ ts }: { ts: number }) {
   const text = dateSeparator(ts, Date.now() / 1000, { locale: locale() });
@@ -86,10 +87,12 @@ function decorate(el: HTMLElement, asText: boolean): void {
   for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
     if (Number(mention.dataset.userId) === store.me) mention.classList.add('user-mention-me');
   }
+  labelPreviews(el);
   if (el.querySelector('.katex')) void import('katex/dist/katex.min.css');
 }
 
 function onContentClick(e: MouseEvent) {
+  if (lightboxClick(e)) return;
   const header = (e.target as HTMLElement).closest('.spoiler-header');
   if (header) {
     const block = header.parentElement!;

@@ -2,6 +2,7 @@
 // differences. Elements are found by role and accessible name only.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
@@ -18,6 +19,46 @@ async function shots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `${dir}/widgets-${name}-${t}.png` });
   }
   await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+}
+
+/** A PNG of one colour with a darker band, `w` by `h` (no image library needed). */
+function png(w: number, h: number, [r, g, b]: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of buf) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(w, 0);
+  header.writeUInt32BE(h, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    const dark = y > h / 3 && y < (2 * h) / 3 ? 0.6 : 1;
+    for (let x = 0; x < w; x++) rows.set([r * dark, g * dark, b * dark], y * (w * 3 + 1) + 1 + x * 3);
+  }
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+async function uploadImage(env: Env, as: Account, name: string, image: Buffer): Promise<string> {
+  const form = new FormData();
+  form.set('filename', new Blob([new Uint8Array(image)], { type: 'image/png' }), name);
+  const auth = 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
+  const res = await fetch(`${env.server.baseUrl}/api/v1/user_uploads`, { method: 'POST', headers: { authorization: auth }, body: form });
+  return ((await res.json()) as { uri: string }).uri;
 }
 
 describe('widgets, lightbox and edit history in the web client', { skip: skip ?? false }, () => {
@@ -112,6 +153,54 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
     await bobList.getByRole('checkbox', { name: /Book room/, checked: false }).waitFor();
     assert.deepEqual(await axe(alice.page), []);
     await shots(alice.page, 'todo-desktop');
+  });
+
+  test('an image preview opens the lightbox: sender and links, arrow keys between the conversation\'s images, Escape closes and focus returns', async () => {
+    const red = await uploadImage(env, aliceAccount, 'red.png', png(480, 320, [214, 69, 65]));
+    const blue = await uploadImage(env, bobAccount, 'blue.png', png(320, 480, [52, 101, 164]));
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'photos', content: `[red.png](${red})` }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'photos', content: `[blue.png](${blue})` }, bobAccount);
+    await openTopic(alice, 'photos');
+    const page = alice.page;
+    const preview = page.getByRole('article', { name: /Alice/ }).getByRole('link', { name: 'View image red.png' });
+    await preview.click();
+    const viewer = page.getByRole('dialog', { name: 'Image viewer' });
+    await viewer.getByRole('img', { name: 'red.png' }).waitFor();
+    await viewer.getByText('Alice', { exact: true }).waitFor();
+    await viewer.getByText('Image 1 of 2').waitFor();
+    assert.equal(await viewer.getByRole('link', { name: 'Open original' }).getAttribute('href'), red);
+    assert.equal(await viewer.getByRole('link', { name: 'Download' }).getAttribute('download'), 'red.png');
+    assert.deepEqual(await axeViolations(page), []);
+    await shots(page, 'lightbox-desktop');
+
+    await page.keyboard.press('ArrowRight');
+    await viewer.getByRole('img', { name: 'blue.png' }).waitFor();
+    await viewer.getByText('Bob', { exact: true }).waitFor();
+    await page.keyboard.press('ArrowRight'); // the last image: stays
+    await viewer.getByText('Image 2 of 2').waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await viewer.getByRole('img', { name: 'red.png' }).waitFor();
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    // Escape closed the viewer only, and focus is back on the preview it came from.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('href')), red);
+    assert.equal(await page.getByRole('heading', { name: /photos/ }).count(), 1);
+
+    // The keyboard opens it too; the close button closes it.
+    await page.keyboard.press('Enter');
+    await viewer.getByRole('button', { name: 'Next image' }).click();
+    await viewer.getByRole('img', { name: 'blue.png' }).waitFor();
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await viewer.waitFor({ state: 'detached' });
+
+    const phone = await logIn(env, bobAccount.email, bobAccount.password!, { width: 390, height: 844 });
+    await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/photos`);
+    await phone.page.getByRole('link', { name: 'View image blue.png' }).click();
+    await phone.page.getByRole('dialog', { name: 'Image viewer' }).getByRole('img', { name: 'blue.png' }).waitFor();
+    await shots(phone.page, 'lightbox-phone');
+    await phone.page.getByRole('button', { name: 'Previous image' }).click();
+    await phone.page.getByRole('dialog', { name: 'Image viewer' }).getByRole('img', { name: 'red.png' }).waitFor();
+    await phone.context.close();
   });
 
   test('widgets on a phone', async () => {
