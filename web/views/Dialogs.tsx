@@ -4,6 +4,7 @@ import { client, store } from './context.ts';
 import { dialog, showToast, errorText } from './state.ts';
 import { ShortcutsHelp } from './ShortcutsHelp.tsx';
 import { currentNarrow, go } from './nav.ts';
+import { EditHistory } from './EditHistory.tsx';
 
 function Modal({ title, children }: { title: string; children: preact.ComponentChildren }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -85,27 +86,9 @@ function DeleteDialog({ id }: { id: number }) {
 }
 
 function HistoryDialog({ id }: { id: number }) {
-  const [versions, setVersions] = useState<Record<string, unknown>[] | null>(null);
-  useEffect(() => {
-    client.history(id).then(setVersions, (e) => showToast(errorText(e), true));
-  }, [id]);
   return (
     <Modal title="Message edit history">
-      {versions === null ? (
-        <p>Loading…</p>
-      ) : (
-        <ol class="history">
-          {versions.map((v, i) => (
-            <li key={i}>
-              <p class="muted-text">
-                {i === 0 ? 'Original' : 'Edited'} by {store.users.name(Number(v.user_id))}, {new Date(Number(v.timestamp) * 1000).toLocaleString()}
-                {typeof v.prev_topic === 'string' && ` (topic: ${v.prev_topic} → ${String(v.topic)})`}
-              </p>
-              {typeof v.rendered_content === 'string' && <div class="rendered" dangerouslySetInnerHTML={{ __html: v.rendered_content }} />}
-            </li>
-          ))}
-        </ol>
-      )}
+      <EditHistory id={id} />
       <div class="row end">
         <button type="button" class="primary" onClick={() => (dialog.value = null)}>
           Close

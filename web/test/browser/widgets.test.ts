@@ -203,6 +203,45 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
     await phone.context.close();
   });
 
+  test('the edit history shows what each edit removed and added, inline or side by side, and topic moves', async () => {
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'plans', content: 'Meet at noon in room 4.' }, aliceAccount);
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { content: 'Meet at one in room 4, bring slides.' }, aliceAccount);
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { topic: 'friday plans' }, aliceAccount);
+    await openTopic(bob, 'friday plans');
+    const page = bob.page;
+    const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'bring slides' });
+    await msg.hover();
+    await msg.getByRole('button', { name: 'Message actions' }).click();
+    await page.getByRole('menuitem', { name: 'View edit history' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Message edit history' });
+    await dialog.getByText('Meet at noon in room 4.').waitFor();
+    assert.deepEqual(await dialog.getByRole('deletion').allTextContents(), ['[removed: noon]']);
+    assert.deepEqual(await dialog.getByRole('insertion').allTextContents(), ['[added: one]', '[added: , bring slides]']);
+    await dialog.getByText('Topic: plans → friday plans').waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await shots(page, 'history-inline-desktop');
+
+    await dialog.getByRole('button', { name: 'Side by side' }).click();
+    await dialog.getByRole('button', { name: 'Side by side', pressed: true }).waitFor();
+    assert.deepEqual(await dialog.getByRole('region', { name: 'Before' }).getByRole('deletion').allTextContents(), ['[removed: noon]']);
+    assert.equal(await dialog.getByRole('region', { name: 'Before' }).getByRole('insertion').count(), 0);
+    assert.equal(await dialog.getByRole('region', { name: 'After' }).getByRole('insertion').count(), 2);
+    assert.deepEqual(await axeViolations(page), []);
+    await shots(page, 'history-side-desktop');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    const phone = await logIn(env, bobAccount.email, bobAccount.password!, { width: 390, height: 844 });
+    await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/friday.20plans`);
+    const phoneMsg = phone.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'bring slides' });
+    await phoneMsg.click();
+    await phoneMsg.getByRole('button', { name: 'Message actions' }).click();
+    await phone.page.getByRole('menuitem', { name: 'View edit history' }).click();
+    await phone.page.getByRole('dialog', { name: 'Message edit history' }).getByRole('button', { name: 'Side by side' }).click();
+    await shots(phone.page, 'history-side-phone');
+    await phone.context.close();
+  });
+
   test('widgets on a phone', async () => {
     const phone = await logIn(env, bobAccount.email, bobAccount.password!, { width: 390, height: 844 });
     await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/lunch`);
