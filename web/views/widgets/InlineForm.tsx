@@ -63,3 +63,47 @@ export function InlineForm({
     </form>
   );
 }
+
+/** A widget's heading (a poll's question, a todo list's title), which its author may change in place. */
+export function WidgetHeading({ id, value, fallback, canEdit, editLabel, fieldLabel, onSave }: {
+  id: string;
+  value: string;
+  fallback: string;
+  canEdit: boolean;
+  editLabel: string;
+  fieldLabel: string;
+  onSave: (text: string) => Promise<void>;
+}) {
+  const [editing, setEditing] = useState(false);
+  const heading = value || fallback;
+  if (editing) {
+    return (
+      <>
+        <h3 id={id} class="sr-only">
+          {heading}
+        </h3>
+        <InlineForm
+          label={fieldLabel}
+          submitLabel="Save"
+          initial={value}
+          autoFocus
+          onSubmit={async (text) => {
+            await onSave(text);
+            setEditing(false);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      </>
+    );
+  }
+  return (
+    <div class="widget-head">
+      <h3 id={id}>{heading}</h3>
+      {canEdit && (
+        <button type="button" class="widget-edit" onClick={(e) => (e.stopPropagation(), setEditing(true))}>
+          {editLabel}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,44 +1,29 @@
 // A poll: the question (its author may change it), each option with its votes and voters, a
 // vote button per option that toggles one's own vote, and a form to add an option.
-import { useState } from 'preact/hooks';
 import { client, store } from '../context.ts';
 import { errorText, showToast } from '../state.ts';
 import type { Message } from '../../store/types.ts';
 import { nextIndex, pollOption, pollQuestion, pollVote, type PollState } from '../../lib/widgets.ts';
-import { InlineForm } from './InlineForm.tsx';
+import { InlineForm, WidgetHeading } from './InlineForm.tsx';
 
 const votes = (n: number) => `${n} ${n === 1 ? 'vote' : 'votes'}`;
 
 export function Poll({ m, poll }: { m: Message; poll: PollState }) {
-  const [editing, setEditing] = useState(false);
   const me = store.me;
   const mine = poll.authorId === me;
   const send = (data: Record<string, unknown>) => client.submessage(m.id, data);
   const headingId = `poll-${m.id}-question`;
   return (
     <section class="widget poll" aria-labelledby={headingId}>
-      {editing ? (
-        <InlineForm
-          label="Poll question"
-          submitLabel="Save"
-          initial={poll.question}
-          autoFocus
-          onSubmit={async (q) => {
-            await send(pollQuestion(q));
-            setEditing(false);
-          }}
-          onCancel={() => setEditing(false)}
-        />
-      ) : (
-        <div class="widget-head">
-          <h3 id={headingId}>{poll.question || (mine ? 'Add a question' : 'Poll')}</h3>
-          {mine && (
-            <button type="button" class="widget-edit" onClick={(e) => (e.stopPropagation(), setEditing(true))}>
-              Edit question
-            </button>
-          )}
-        </div>
-      )}
+      <WidgetHeading
+        id={headingId}
+        value={poll.question}
+        fallback={mine ? 'Add a question' : 'Poll'}
+        canEdit={mine}
+        editLabel="Edit question"
+        fieldLabel="Poll question"
+        onSave={(q) => send(pollQuestion(q))}
+      />
       {poll.options.length === 0 && <p class="muted-text">No options yet.</p>}
       <ul class="poll-options">
         {poll.options.map((o) => {

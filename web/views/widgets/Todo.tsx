@@ -1,41 +1,26 @@
 // A todo list: its title (its author may change it), each task with a checkbox anyone may
 // tick, and a form to add a task with an optional description.
-import { useState } from 'preact/hooks';
 import { client, store } from '../context.ts';
 import { errorText, showToast } from '../state.ts';
 import type { Message } from '../../store/types.ts';
 import { nextIndex, todoStrike, todoTask, todoTitle, type TodoState } from '../../lib/widgets.ts';
-import { InlineForm } from './InlineForm.tsx';
+import { InlineForm, WidgetHeading } from './InlineForm.tsx';
 
 export function Todo({ m, todo }: { m: Message; todo: TodoState }) {
-  const [editing, setEditing] = useState(false);
   const mine = todo.authorId === store.me;
   const send = (data: Record<string, unknown>) => client.submessage(m.id, data);
   const headingId = `todo-${m.id}-title`;
   return (
     <section class="widget todo" aria-labelledby={headingId}>
-      {editing ? (
-        <InlineForm
-          label="Task list title"
-          submitLabel="Save"
-          initial={todo.title}
-          autoFocus
-          onSubmit={async (t) => {
-            await send(todoTitle(t));
-            setEditing(false);
-          }}
-          onCancel={() => setEditing(false)}
-        />
-      ) : (
-        <div class="widget-head">
-          <h3 id={headingId}>{todo.title || 'Task list'}</h3>
-          {mine && (
-            <button type="button" class="widget-edit" onClick={(e) => (e.stopPropagation(), setEditing(true))}>
-              Edit title
-            </button>
-          )}
-        </div>
-      )}
+      <WidgetHeading
+        id={headingId}
+        value={todo.title}
+        fallback="Task list"
+        canEdit={mine}
+        editLabel="Edit title"
+        fieldLabel="Task list title"
+        onSave={(t) => send(todoTitle(t))}
+      />
       {todo.tasks.length === 0 && <p class="muted-text">No tasks yet.</p>}
       <ul class="todo-tasks">
         {todo.tasks.map((t) => (
