@@ -76,12 +76,18 @@ function backtrack(a: string[], b: string[], trace: Int32Array[], off: number): 
     const prevK = k === -d || (k !== d && v[k - 1 + off]! < v[k + 1 + off]!) ? k + 1 : k - 1;
     const prevX = v[prevK + off]!;
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) out.push(['same', a[--x]!]), y--;
+    while (x > prevX && y > prevY) {
+      out.push(['same', a[--x]!]);
+      y--;
+    }
     if (prevK === k + 1) out.push(['added', b[prevY]!]);
     else out.push(['removed', a[prevX]!]);
     x = prevX;
     y = prevY;
   }
-  while (x > 0 && y > 0) out.push(['same', a[--x]!]), y--;
+  while (x > 0 && y > 0) {
+    out.push(['same', a[--x]!]);
+    y--;
+  }
   return out.reverse();
 }
