@@ -78,6 +78,8 @@ function close(): void {
   target?.focus();
 }
 
+let swipeFrom: number | null = null;
+
 function move(by: number): void {
   const o = open.peek();
   if (!o) return;
@@ -138,7 +140,17 @@ export function Lightbox() {
           ×
         </button>
       </div>
-      <div class="lightbox-stage" onClick={(e) => e.target === e.currentTarget && close()}>
+      <div
+        class="lightbox-stage"
+        onClick={(e) => e.target === e.currentTarget && close()}
+        onTouchStart={(e) => (swipeFrom = e.touches[0]?.clientX ?? null)}
+        onTouchEnd={(e) => {
+          // A horizontal swipe on a phone moves like the arrow keys.
+          const dx = (e.changedTouches[0]?.clientX ?? 0) - (swipeFrom ?? NaN);
+          swipeFrom = null;
+          if (Math.abs(dx) > 50) move(dx < 0 ? 1 : -1);
+        }}
+      >
         <button type="button" class="lightbox-nav prev" aria-label="Previous image" title="Previous (←)" disabled={o.index === 0} onClick={() => move(-1)}>
           ‹
         </button>

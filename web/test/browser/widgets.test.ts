@@ -200,6 +200,15 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
     await shots(phone.page, 'lightbox-phone');
     await phone.page.getByRole('button', { name: 'Previous image' }).click();
     await phone.page.getByRole('dialog', { name: 'Image viewer' }).getByRole('img', { name: 'red.png' }).waitFor();
+    // A swipe to the left shows the next image.
+    // (No named functions inside evaluate: tsx would wrap them in a helper the page lacks.)
+    await phone.page.getByRole('img', { name: 'red.png' }).evaluate((img) => {
+      for (const [type, x] of [['touchstart', 300], ['touchend', 120]] as const) {
+        const t = [new Touch({ identifier: 1, target: img, clientX: x, clientY: 400 })];
+        img.dispatchEvent(new TouchEvent(type, { touches: type === 'touchstart' ? t : [], changedTouches: t, bubbles: true }));
+      }
+    });
+    await phone.page.getByRole('dialog', { name: 'Image viewer' }).getByRole('img', { name: 'blue.png' }).waitFor();
     await phone.context.close();
   });
 
