@@ -33,6 +33,7 @@ export type ShortcutAction =
   | 'star'
   | 'react'
   | 'mark_unread'
+  | 'view_image'
   | 'all_messages'
   | 'inbox'
   | 'recent'
@@ -73,6 +74,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['*', 'Ctrl+S'], action: 'star', description: 'Star or unstar the selected message', category: 'Message actions' },
   { keys: [':'], action: 'react', description: 'Add a reaction to the selected message', category: 'Message actions' },
   { keys: ['Shift+U'], action: 'mark_unread', description: 'Mark as unread from the selected message', category: 'Message actions' },
+  { keys: ['v'], action: 'view_image', description: "View the selected message's images", category: 'Message actions' },
 ];
 
 export interface KeyLike {

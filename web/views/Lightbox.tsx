@@ -53,19 +53,28 @@ export function labelPreviews(el: HTMLElement): void {
   }
 }
 
+/** Opens the viewer on a message's nth image; false when it has no such image. */
+function openAt(messageId: number, nth: number, opener: HTMLElement | null): boolean {
+  const images = conversationImages(messageId);
+  const index = images.findIndex((i) => i.messageId === messageId && i.nth === nth);
+  if (index < 0) return false;
+  open.value = { images, index, opener };
+  return true;
+}
+
 /** A click in a message's content: opens the viewer when it was on an image preview. */
 export function lightboxClick(e: MouseEvent): boolean {
   const link = (e.target as HTMLElement).closest<HTMLAnchorElement>(PREVIEW);
   const article = link?.closest<HTMLElement>('article[data-id]');
   if (!link || !article || e.ctrlKey || e.metaKey || e.shiftKey) return false;
-  const messageId = Number(article.dataset.id);
-  const nth = [...article.querySelectorAll(PREVIEW)].indexOf(link);
-  const images = conversationImages(messageId);
-  const index = images.findIndex((i) => i.messageId === messageId && i.nth === nth);
-  if (index < 0) return false;
+  if (!openAt(Number(article.dataset.id), [...article.querySelectorAll(PREVIEW)].indexOf(link), link)) return false;
   e.preventDefault();
-  open.value = { images, index, opener: link };
   return true;
+}
+
+/** The `v` key: the selected message's first image. */
+export function openLightboxFor(messageId: number): boolean {
+  return openAt(messageId, 0, null);
 }
 
 function close(): void {

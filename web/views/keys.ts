@@ -10,6 +10,7 @@ import { topicKey } from '../store/unread.ts';
 import { canEdit } from '../store/permissions.ts';
 import { createKeydownHandler } from '../lib/keyboard.ts';
 import { escapeGoesHome } from '../lib/display.ts';
+import { openLightboxFor } from './Lightbox.tsx';
 
 function move(to: (i: number, n: number) => number) {
   const list = client.current;
@@ -89,6 +90,10 @@ export function installKeys(): () => void {
       const m = selected();
       if (!m) return false;
       reactingId.value = m.id;
+    },
+    view_image: () => {
+      const m = selected();
+      if (!m || !openLightboxFor(m.id)) return false;
     },
     mark_unread: () => {
       const m = selected();

@@ -192,6 +192,12 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
     await viewer.getByRole('img', { name: 'blue.png' }).waitFor();
     await viewer.getByRole('button', { name: 'Close' }).click();
     await viewer.waitFor({ state: 'detached' });
+    // `v` shows the selected message's image.
+    await page.getByRole('article', { name: /Bob/ }).click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('v');
+    await viewer.getByRole('img', { name: 'blue.png' }).waitFor();
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
 
     const phone = await logIn(env, bobAccount.email, bobAccount.password!, { width: 390, height: 844 });
     await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/photos`);
