@@ -7,7 +7,8 @@ import { deleteDraft, deleteDraftsOfUser, draftOfUser, insertDraft, updateDraft 
 import { userById } from '../db/queries/users.ts';
 import { accessStreamById } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
-import { LIMITS, parseSettings, USER_SETTING_DEFAULTS } from '../lib/limits.ts';
+import { LIMITS } from '../lib/limits.ts';
+import { parseSettings, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
 import { presentDraft } from '../presenters/draft.ts';
 import { runAction, type ActionScope } from './action.ts';
 

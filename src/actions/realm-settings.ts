@@ -1,4 +1,5 @@
 // Changing the organization's settings (PATCH /realm) and its defaults for new users' settings.
+// What each setting accepts, who may change it and its event come from the settings registry.
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { lockRealm, realmUserDefaultOverrides, saveRealmSettingOverrides, saveRealmUserDefaultOverrides, updateRealmColumns } from '../db/queries/realm-admin.ts';
@@ -6,66 +7,42 @@ import { streamById } from '../db/queries/streams.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
 import { isOwner, requireAdmin } from '../lib/access.ts';
 import { badRequest, ownerRequired } from '../lib/errors.ts';
-import { REALM_SETTING_DEFAULTS, USER_SETTING_DEFAULTS } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
-import { REALM_SETTING_SPECS } from '../lib/realm-setting-specs.ts';
+import { realmSettingEvent } from '../lib/realm-settings.ts';
+import { REALM_SETTING_DEFAULTS, realmSetting, setOverride, storedOverrides, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
 import { mergeUserSettingDefaults } from '../lib/user-defaults.ts';
 import { runAction } from './action.ts';
 import { emitFullMembersChange } from './user-groups.ts';
 
-export interface RealmChanges {
-  name?: string | undefined;
-  description?: string | undefined;
-  /** Parsed values of REALM_SETTING_SPECS, by setting name. */
-  settings: Record<string, unknown>;
-}
-
-function parseOverrides(stored: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(stored);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
+/** Values parsed by their declarations in the settings registry, by setting name. */
+export type RealmChanges = Record<string, unknown>;
 
 export async function checkUpdateRealm(app: AppContext, caller: User, realm: Realm, changes: RealmChanges): Promise<void> {
   requireAdmin(caller);
-  for (const name of Object.keys(changes.settings)) {
-    if (REALM_SETTING_SPECS[name]?.ownerOnly && !isOwner(caller)) throw ownerRequired();
+  const given = Object.entries(changes).filter(([, v]) => v !== undefined);
+  for (const [name] of given) {
+    if (realmSetting(name)?.who === 'owner' && !isOwner(caller)) throw ownerRequired();
   }
   await runAction(app, async (scope) => {
-    for (const [name, value] of Object.entries(changes.settings)) {
-      if (!REALM_SETTING_SPECS[name]?.stream || value === -1) continue;
+    for (const [name, value] of given) {
+      if (!realmSetting(name)?.stream || value === -1) continue;
       const stream = await streamById(scope.tx, realm.id, value as number);
       if (!stream) throw badRequest('Invalid stream ID');
     }
     const current = (await lockRealm(scope.tx, realm.id, app.db.dialect)) ?? realm;
-    const before = realmSettings(current) as Record<string, unknown>;
-    const overrides = parseOverrides(current.settings);
+    const before: Record<string, unknown> = { ...realmSettings(current), name: current.name, description: current.description };
+    const overrides = storedOverrides(current.settings);
     const recipients = await activeUserIdsInRealm(scope.tx, realm.id);
-    const columns: { name?: string; description?: string } = {};
-    if (changes.name !== undefined && changes.name !== current.name) columns.name = changes.name;
-    if (changes.description !== undefined && changes.description !== current.description) columns.description = changes.description;
+    const changed = given.filter(([name, value]) => before[name] !== value);
+    const columns = Object.fromEntries(changed.filter(([name]) => realmSetting(name)?.column)) as { name?: string; description?: string };
     if (Object.keys(columns).length > 0) await updateRealmColumns(scope.tx, realm.id, columns);
-    for (const [property, value] of Object.entries(columns)) {
-      scope.emit({ type: 'realm', op: 'update', property, value }, recipients);
-    }
-    let changed = false;
-    for (const [name, value] of Object.entries(changes.settings)) {
-      if (before[name] === value) continue;
-      changed = true;
-      if ((REALM_SETTING_DEFAULTS as Record<string, unknown>)[name] === value) delete overrides[name];
-      else overrides[name] = value;
-      scope.emit(
-        REALM_SETTING_SPECS[name]?.dict
-          ? { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } }
-          : { type: 'realm', op: 'update', property: name, value },
-        recipients,
-      );
+    // Events in declaration order (the name and description first).
+    for (const [name, value] of changed) {
+      if (!realmSetting(name)?.column) setOverride(overrides, REALM_SETTING_DEFAULTS, name, value);
+      scope.emit(realmSettingEvent(name, value), recipients);
       if (name === 'waiting_period_threshold') await emitFullMembersChange(scope, realm.id, before[name] as number, value as number);
     }
-    if (changed) await saveRealmSettingOverrides(scope.tx, realm.id, JSON.stringify(overrides));
+    if (changed.some(([name]) => !realmSetting(name)?.column)) await saveRealmSettingOverrides(scope.tx, realm.id, JSON.stringify(overrides));
   });
 }
 
@@ -74,14 +51,13 @@ export async function checkUpdateRealmUserDefaults(app: AppContext, caller: User
   await runAction(app, async (scope) => {
     await lockRealm(scope.tx, realm.id, app.db.dialect);
     const overrides = await realmUserDefaultOverrides(scope.tx, realm.id);
-    const before = mergeUserSettingDefaults(overrides) as Record<string, unknown>;
+    const before = mergeUserSettingDefaults(overrides);
     const recipients = await activeUserIdsInRealm(scope.tx, realm.id);
     let changed = false;
     for (const [property, value] of Object.entries(changes)) {
-      if (before[property] === value) continue;
+      if (value === undefined || before[property] === value) continue;
       changed = true;
-      if ((USER_SETTING_DEFAULTS as Record<string, unknown>)[property] === value) delete overrides[property];
-      else overrides[property] = value;
+      setOverride(overrides, USER_SETTING_DEFAULTS, property, value);
       scope.emit({ type: 'realm_user_settings_defaults', op: 'update', property, value }, recipients);
     }
     if (changed) await saveRealmUserDefaultOverrides(scope.tx, realm.id, JSON.stringify(overrides));

@@ -7,7 +7,8 @@ import { isAdmin } from '../lib/access.ts';
 import { checkPassword, hashPassword } from '../lib/apikey.ts';
 import { badRequest } from '../lib/errors.ts';
 import { realmSettings } from '../lib/realm.ts';
-import { checkSettingValue, LANGUAGES, userSettings, type SettingName } from '../lib/user-settings.ts';
+import { setOverride, storedOverrides, USER_SETTING_DEFAULTS, type UserSettingName } from '../lib/settings-registry.ts';
+import { userSettingEvent, userSettings } from '../lib/user-settings.ts';
 import { checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { doDeleteAllDrafts } from './drafts.ts';
 import { runAction } from './action.ts';
@@ -16,14 +17,14 @@ export interface SettingsChanges {
   fullName?: string;
   oldPassword?: string;
   newPassword?: string;
-  settings: Partial<Record<SettingName, unknown>>;
+  /** Values parsed by their declarations in the settings registry. */
+  settings: Partial<Record<UserSettingName, unknown>>;
   /** The session of this request (kept when the password changes); null for API-key requests. */
   sessionHash?: string | null;
 }
 
 export async function checkUpdateSettings(app: AppContext, user: User, realm: Realm, changes: SettingsChanges): Promise<void> {
-  const values = Object.entries(changes.settings).filter(([, v]) => v !== undefined) as [SettingName, unknown][];
-  for (const [name, value] of values) checkSettingValue(name, value);
+  const values = Object.entries(changes.settings).filter(([, v]) => v !== undefined) as [UserSettingName, unknown][];
   const fullName = changes.fullName === undefined ? undefined : checkFullName(changes.fullName);
   if (changes.newPassword !== undefined || changes.oldPassword !== undefined) {
     if (changes.oldPassword === undefined) throw badRequest("Missing 'old_password' argument");
@@ -56,11 +57,9 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
         await updateUser(scope.tx, current.id, { timezone: value as string });
         scope.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, timezone: value } }, everyone);
       } else {
-        stored[name] = value;
+        setOverride(stored, USER_SETTING_DEFAULTS, name, value);
       }
-      const event: Record<string, unknown> & { type: string } = { type: 'user_settings', op: 'update', property: name, value };
-      if (name === 'default_language') event.language_name = LANGUAGES[value as string];
-      scope.emit(event, [current.id]);
+      scope.emit(userSettingEvent(name, value), [current.id]);
       if (name === 'presence_enabled') {
         // The status snapshot's `away` mirrors this setting, so clients hear of it there too.
         scope.emit({ type: 'user_status', user_id: current.id, away: !value }, everyone);
@@ -72,13 +71,4 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
     }
     if (changed) await updateUser(scope.tx, current.id, { settings: JSON.stringify(stored) });
   });
-}
-
-function storedOverrides(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -16,7 +16,8 @@ import {
 import { badRequest } from '../lib/errors.ts';
 import { emojiTables } from '../lib/markdown/emoji-data.ts';
 import { isServiceEmoji } from '../lib/service-emoji.ts';
-import { userSettings } from '../lib/user-settings.ts';
+import { setOverride, storedOverrides, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
+import { userSettingEvent, userSettings } from '../lib/user-settings.ts';
 import { runAction } from './action.ts';
 
 export const STATUS_TEXT_LIMIT = 60;
@@ -85,11 +86,11 @@ export async function checkUpdateStatus(app: AppContext, user: User, input: Stat
       // Since feature level 148 "away" is the inverse of the presence_enabled setting.
       event.away = input.away;
       const fresh = (await userById(scope.tx, user.realm_id, user.id))!;
-      const settings = JSON.parse(fresh.settings || '{}') as Record<string, unknown>;
+      const settings = storedOverrides(fresh.settings);
       if (userSettings(fresh).presence_enabled === input.away) {
-        settings.presence_enabled = !input.away;
+        setOverride(settings, USER_SETTING_DEFAULTS, 'presence_enabled', !input.away);
         await updateUser(scope.tx, user.id, { settings: JSON.stringify(settings) });
-        scope.emit({ type: 'user_settings', op: 'update', property: 'presence_enabled', value: !input.away }, [user.id]);
+        scope.emit(userSettingEvent('presence_enabled', !input.away), [user.id]);
       }
     }
     scope.emit(event, await activeUserIdsInRealm(scope.tx, user.realm_id));

@@ -13,6 +13,8 @@ import { badRequest, ownerRequired } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { plainContext, renderMarkdown } from '../lib/markdown/index.ts';
 import { realmSettings, realmUrl } from '../lib/realm.ts';
+import { realmSettingEvent } from '../lib/realm-settings.ts';
+import { REALM_SETTING_DEFAULTS, setOverride, storedOverrides } from '../lib/settings-registry.ts';
 import { checkStreamName } from '../lib/validate.ts';
 import { presentStream } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
@@ -199,14 +201,14 @@ async function clearNotificationStreams(scope: ActionScope, app: AppContext, rea
   const realm = await lockRealm(scope.tx, realmId, app.db.dialect);
   if (!realm) return;
   const settings = realmSettings(realm);
-  const overrides = JSON.parse(realm.settings) as Record<string, unknown>;
+  const overrides = storedOverrides(realm.settings);
   const recipients = await activeUserIdsInRealm(scope.tx, realmId);
   let changed = false;
   for (const name of ['notifications_stream_id', 'signup_notifications_stream_id'] as const) {
     if (settings[name] !== streamId) continue;
-    overrides[name] = -1;
+    setOverride(overrides, REALM_SETTING_DEFAULTS, name, -1);
     changed = true;
-    scope.emit({ type: 'realm', op: 'update', property: name, value: -1 }, recipients);
+    scope.emit(realmSettingEvent(name, -1), recipients);
   }
   if (changed) await saveRealmSettingOverrides(scope.tx, realmId, JSON.stringify(overrides));
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { botRows } from '../db/queries/bots.ts';
 import { realmUserDefaultOverrides } from '../db/queries/realm-admin.ts';
+import { newUserOverrides } from '../lib/user-defaults.ts';
 import { deleteSessionsOfUser } from '../db/queries/sessions.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
 import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
@@ -38,13 +39,12 @@ export interface NewUserInput {
 
 /**
  * The settings a new person starts with: the organization's defaults (PATCH
- * /realm/user_settings_defaults), stored as the user's overrides. As in the reference, the
- * language and login emails are not taken from them, and bots keep the server's defaults.
+ * /realm/user_settings_defaults), stored as the user's overrides, but those the registry marks
+ * `notForNewUsers`; bots keep the server's defaults (as in the reference).
  */
 async function initialSettings(tx: Tx, input: NewUserInput): Promise<string> {
   if (input.isBot) return '{}';
-  const { default_language: _language, enable_login_emails: _login, timezone: _timezone, ...defaults } = await realmUserDefaultOverrides(tx, input.realmId);
-  return JSON.stringify(defaults);
+  return JSON.stringify(newUserOverrides(await realmUserDefaultOverrides(tx, input.realmId)));
 }
 
 /** Inserts the user and subscribes them to the realm's default streams. */

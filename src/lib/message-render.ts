@@ -13,6 +13,7 @@ import {
 import { imageProxyUrl } from './image-proxy.ts';
 import { collectReferences, renderMarkdown, topicLinks, type EmbedData, type Linkifier, type MarkdownContext, type RenderResult } from './markdown/index.ts';
 import { realmSettings } from './realm.ts';
+import { parseSettings, USER_SETTING_DEFAULTS } from './settings-registry.ts';
 import { SERVICE_EXTRA_EMOJI } from './service-emoji.ts';
 
 type Q = Conn | Tx;
@@ -36,11 +37,7 @@ export async function markdownContext(db: Q, realm: Realm, realmUrl: string, con
   const linkable = streams.map((s) => ({ id: s.id, name: s.name }));
   let translateEmoticons = false;
   if (sender) {
-    try {
-      translateEmoticons = (JSON.parse(sender.settings) as { translate_emoticons?: boolean }).translate_emoticons === true;
-    } catch {
-      translateEmoticons = false;
-    }
+    translateEmoticons = parseSettings(USER_SETTING_DEFAULTS, sender.settings).translate_emoticons === true;
   }
   return {
     realmUrl,

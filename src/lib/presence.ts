@@ -3,7 +3,7 @@
 import type { Conn, Tx } from '../db/database.ts';
 import type { Realm } from '../db/schema.ts';
 import { presenceInRealm, type PresenceRow } from '../db/queries/presence.ts';
-import { parseSettings, USER_SETTING_DEFAULTS } from './limits.ts';
+import { parseSettings, USER_SETTING_DEFAULTS } from './settings-registry.ts';
 import { realmSettings } from './realm.ts';
 
 /** Clients more than this many seconds silent are shown offline; GET /realm/presence window. */

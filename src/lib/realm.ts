@@ -1,7 +1,7 @@
 // Realm-level helpers: its public URL and its settings merged with the defaults.
 import type { Config } from '../config.ts';
 import type { Realm } from '../db/schema.ts';
-import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from './limits.ts';
+import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from './settings-registry.ts';
 
 export function realmUrl(config: Pick<Config, 'externalHost' | 'externalScheme'>, realm: Pick<Realm, 'subdomain'>): string {
   const host = realm.subdomain ? `${realm.subdomain}.${config.externalHost}` : config.externalHost;

@@ -7,7 +7,7 @@ import { accessStreamById, accessUserByEmail, accessUserById } from '../lib/acce
 import { badRequest } from '../lib/errors.ts';
 import { legacyPresence, realmPresences } from '../lib/presence.ts';
 import { realmSettings } from '../lib/realm.ts';
-import { parseSettings, USER_SETTING_DEFAULTS } from '../lib/limits.ts';
+import { parseSettings, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
 import { checkTopic } from '../lib/validate.ts';
 import { presentUserStatus } from '../presenters/status.ts';
 import { checkAddAlertWords, checkRemoveAlertWords, checkUpdateStatus } from '../actions/status.ts';

@@ -9,7 +9,7 @@ import type { Conn } from '../db/database.ts';
 import type { Message, User } from '../db/schema.ts';
 import { canReadStreamMessages } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
-import { parseSettings, USER_SETTING_DEFAULTS } from '../lib/limits.ts';
+import { parseSettings, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
 import { realmSettings } from '../lib/realm.ts';
 
 /** A message the user received, or one in a stream whose history they may read. */

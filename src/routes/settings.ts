@@ -1,32 +1,27 @@
 // PATCH /settings: the caller's personal settings, name and password.
 import { route } from '../http/route.ts';
 import { requestSessionHash } from '../http/session.ts';
-import { alias, optional, p, type ParamSpec } from '../http/params.ts';
-import { USER_SETTING_DEFAULTS } from '../lib/limits.ts';
-import { SETTING_ALIASES, SETTING_NAMES, type SettingName } from '../lib/user-settings.ts';
+import { alias, optional, p, type ParamSpec, type ParamSpecs } from '../http/params.ts';
+import { USER_SETTING_NAMES, userSetting, type SettingDecl, type UserSettingName } from '../lib/settings-registry.ts';
 import { checkUpdateSettings } from '../actions/settings.ts';
 
-/** Strings arrive plain; older clients JSON-encode them, so one pair of quotes is dropped. */
-const settingString = p.custom((raw) => {
-  if (raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) {
-    try {
-      const v: unknown = JSON.parse(raw);
-      if (typeof v === 'string') return v;
-    } catch {
-      // not JSON: the plain string it is
-    }
+/** Optional parameters for declared settings, each parsed by its declaration (and accepted under its newer name). */
+export function settingParams(names: readonly string[], declOf: (name: string) => (SettingDecl & { alias?: string }) | undefined): ParamSpecs {
+  const out: ParamSpecs = {};
+  for (const name of names) {
+    const decl = declOf(name)!;
+    const spec = p.custom((raw, n) => decl.parse(raw, n)) as ParamSpec<unknown>;
+    out[name] = optional(decl.alias ? alias(spec, decl.alias) : spec);
   }
-  return raw;
-});
-
-function settingParam(name: SettingName): ParamSpec<unknown> {
-  const def = USER_SETTING_DEFAULTS[name];
-  const base: ParamSpec<unknown> = typeof def === 'boolean' ? p.bool() : typeof def === 'number' ? p.int() : settingString;
-  const newer = SETTING_ALIASES[name];
-  return optional(newer ? alias(base, newer) : base);
+  return out;
 }
 
-const settingParams = Object.fromEntries(SETTING_NAMES.map((n) => [n, settingParam(n)])) as Record<SettingName, ParamSpec<unknown>>;
+/** The parameters that were given. */
+export function given(params: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) if (params[name] !== undefined) out[name] = params[name];
+  return out;
+}
 
 export const settingsRoutes = [
   route({
@@ -37,16 +32,14 @@ export const settingsRoutes = [
       full_name: optional(p.string()),
       old_password: optional(p.string()),
       new_password: optional(p.string()),
-      ...settingParams,
+      ...settingParams(USER_SETTING_NAMES, userSetting),
     },
     async handler({ app, realm, user, params, http }) {
-      const settings: Partial<Record<SettingName, unknown>> = {};
-      for (const name of SETTING_NAMES) if (params[name] !== undefined) settings[name] = params[name];
       await checkUpdateSettings(app, user, realm, {
-        fullName: params.full_name,
-        oldPassword: params.old_password,
-        newPassword: params.new_password,
-        settings,
+        fullName: params.full_name as string | undefined,
+        oldPassword: params.old_password as string | undefined,
+        newPassword: params.new_password as string | undefined,
+        settings: given(params, USER_SETTING_NAMES) as Partial<Record<UserSettingName, unknown>>,
         sessionHash: requestSessionHash(http),
       });
       return {};

@@ -1,16 +1,15 @@
 // realm events: one organization setting changed (`update`), or several at once (`update_dict`).
 import { PERMISSION_SETTINGS } from '../../lib/permissions.ts';
+import { realmSetting } from '../../lib/settings-registry.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
 import { recomputeOwnPermissions } from './own-permissions.ts';
 
 const PERMISSION_INPUTS: ReadonlySet<string> = new Set(PERMISSION_SETTINGS);
 
-/** Settings whose snapshot name is not simply `realm_<setting>` (as in state/realm.ts). */
-const RENAMED: Record<string, string> = { video_chat_server_url: 'realm_video_chat_server_url' };
-
+/** Sets the setting's snapshot field (its key as declared in the settings registry). */
 function set(state: State, name: string, value: unknown): void {
-  const key = RENAMED[name] ?? `realm_${name}`;
+  const key = realmSetting(name)?.snapshot ?? `realm_${name}`;
   if (key in state) state[key] = structuredClone(value);
 }
 

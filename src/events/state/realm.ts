@@ -2,34 +2,19 @@
 // 186 (the reference's names, with the spec's renames).
 import { realmUrl, realmSettings } from '../../lib/realm.ts';
 import { LIMITS } from '../../lib/limits.ts';
-import { GIF_RATING_OPTIONS, VIDEO_CHAT_PROVIDERS } from '../../lib/realm-setting-specs.ts';
+import { GIF_RATING_OPTIONS, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS } from '../../lib/settings-registry.ts';
 import { realmBotDomain } from '../../actions/bots.ts';
 import type { SnapshotGroup } from './types.ts';
 
-/** Settings whose snapshot name is not simply `realm_<setting>`. */
-const RENAMED: Record<string, string> = {
-  video_chat_server_url: 'realm_video_chat_server_url',
-};
-
-/** Realm settings that are not shown in the snapshot (email_address_visibility is a user setting). */
-const HIDDEN = new Set(['email_address_visibility', 'notifications_stream_id', 'signup_notifications_stream_id']);
-
 export const realmGroup: SnapshotGroup = async ({ app, realm }) => {
-  const settings = realmSettings(realm) as Record<string, unknown>;
+  // Every declared setting under its snapshot key (the name and description from their columns).
+  const values: Record<string, unknown> = { ...realmSettings(realm), name: realm.name, description: realm.description };
   const url = realmUrl(app.config, realm);
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(settings)) {
-    if (HIDDEN.has(name)) continue;
-    out[RENAMED[name] ?? `realm_${name}`] = value;
-  }
-  const s = realmSettings(realm);
+  for (const [name, decl] of Object.entries(REALM_SETTINGS)) if (decl.snapshot) out[decl.snapshot] = values[name];
   return {
     ...out,
-    realm_name: realm.name,
-    realm_description: realm.description,
     realm_date_created: realm.date_created,
-    realm_notifications_stream_id: s.notifications_stream_id,
-    realm_signup_notifications_stream_id: s.signup_notifications_stream_id,
     realm_authentication_methods: { Email: true, Dev: false, LDAP: false, GitHub: false, Google: false, SAML: false },
     realm_icon_url: `${url}/static/images/logo/parley-icon.png`,
     realm_icon_source: 'G',

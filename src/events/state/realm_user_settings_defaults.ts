@@ -1,8 +1,8 @@
-// The `realm_user_settings_defaults` snapshot group: the settings new users start with.
+// The `realm_user_settings_defaults` snapshot group: the settings new users start with (every
+// user setting but those declared `personal`).
 import { realmUserSettingDefaults } from '../../lib/user-defaults.ts';
 import type { SnapshotGroup } from './types.ts';
 
 export const realmUserSettingsDefaultsGroup: SnapshotGroup = async ({ app, realm }) => {
-  const { timezone: _timezone, ...defaults } = await realmUserSettingDefaults(app.db.kysely, realm.id);
-  return { realm_user_settings_defaults: defaults };
+  return { realm_user_settings_defaults: await realmUserSettingDefaults(app.db.kysely, realm.id) };
 };

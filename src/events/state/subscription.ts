@@ -3,7 +3,7 @@
 import { allSubscriptionRows, recentMessageCounts, streamsInRealm, subscriberIds } from '../../db/queries/streams.ts';
 import type { Stream, User } from '../../db/schema.ts';
 import { canSeeStream } from '../../lib/access.ts';
-import { parseSettings, USER_SETTING_DEFAULTS } from '../../lib/limits.ts';
+import { parseSettings, USER_SETTING_DEFAULTS } from '../../lib/settings-registry.ts';
 import { presentStream, presentSubscription, weeklyTraffic } from '../../presenters/stream.ts';
 import type { SnapshotGroup } from './types.ts';
 
