@@ -3,7 +3,7 @@ import { Section, Toggle, UserSelect, UserToggle, type Option } from './fields.t
 import { enterNewlinePref } from '../state.ts';
 import { settingsApi } from './api.ts';
 
-/** The languages the server knows (src/lib/user-settings.ts LANGUAGES). */
+/** The languages the server knows (LANGUAGES in src/lib/settings-registry.ts). */
 export const LANGUAGES: Option[] = [
   ['en', 'English'],
   ['de', 'Deutsch'],
