@@ -10,7 +10,7 @@ const USER_LIST = { 1: 'compact', 2: 'status', 3: 'avatar' } as const;
 
 /**
  * The root's `data-*` attributes for the settings (null: absent). Defaults are the server's
- * (src/lib/limits.ts USER_SETTING_DEFAULTS) so a snapshot without a setting looks the same.
+ * (USER_SETTING_DEFAULTS, src/lib/settings-registry.ts) so a snapshot without a setting looks the same.
  */
 export function displayAttributes(s: Settings): Record<string, string | null> {
   return {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { badgeCount, demotesInactive, displayAttributes, escapeGoesHome, isConversation, marksReadOnScroll, showReactionNames, showsStarredCount, textEmoji } from '../../lib/display.ts';
-import { USER_SETTING_DEFAULTS } from '../../../src/lib/limits.ts';
+import { USER_SETTING_DEFAULTS } from '../../../src/lib/settings-registry.ts';
 import type { Narrow } from '../../store/types.ts';
 
 const topic: Narrow = [
