@@ -9,8 +9,8 @@ const PERMISSION_INPUTS: ReadonlySet<string> = new Set(PERMISSION_SETTINGS);
 
 /** Sets the setting's snapshot field (its key as declared in the settings registry). */
 function set(state: State, name: string, value: unknown): void {
-  const key = realmSetting(name)?.snapshot ?? `realm_${name}`;
-  if (key in state) state[key] = structuredClone(value);
+  const key = realmSetting(name)?.snapshot;
+  if (key && key in state) state[key] = structuredClone(value);
 }
 
 function apply(state: State, event: BaseEvent, client: ClientOptions): void {
