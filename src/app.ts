@@ -20,6 +20,7 @@ import { createLogger, type Logger } from './log.ts';
 import { browserRoutes, rootRoutes, routes } from './routes/index.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
+import { avatarFileRoutes } from './routes/avatars.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
 import { removeStaleTempFiles } from './lib/uploads.ts';
 import { serverSecret } from './db/queries/secrets.ts';
@@ -121,7 +122,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   registerRoutes(fastify, app, browserRoutes, '', 'session');
   // Routes outside /api/v1 (uploaded files, custom emoji images), with the same conventions; a
   // browser loads them with its session cookie.
-  registerRoutes(fastify, app, [...rootRoutes, ...realmEmojiFileRoutes], '', 'basic-or-session');
+  registerRoutes(fastify, app, [...rootRoutes, ...realmEmojiFileRoutes, ...avatarFileRoutes], '', 'basic-or-session');
   registerWebApp(fastify, config.webDir);
   let scheduler: Scheduler | null = null;
 

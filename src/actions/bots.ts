@@ -32,7 +32,7 @@ export async function presentBots(app: AppContext, db: Q, realm: Realm, bots: Bo
 }
 
 /** Administrators and the bot's owner administer it, and hear its realm_bot events. */
-async function botAudience(db: Q, realmId: number, ownerIds: (number | null)[]): Promise<number[]> {
+export async function botAudience(db: Q, realmId: number, ownerIds: (number | null)[]): Promise<number[]> {
   const ids = new Set(await adminUserIds(db, realmId));
   for (const id of ownerIds) if (id !== null) ids.add(id);
   return [...ids];

@@ -13,6 +13,7 @@ import { ADMIN_LIMITS } from '../lib/limits.ts';
 import { emojiTables } from '../lib/markdown/emoji-data.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { presentRealmEmojiMap } from '../presenters/realm-emoji.ts';
+import { imageExtension, writeDurably } from '../lib/uploads.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { passesPolicy } from './subscriptions.ts';
 
@@ -28,15 +29,6 @@ export function checkEmojiName(raw: string): string {
   return name;
 }
 
-/** The image's file extension from its first bytes; other formats are refused. */
-export function imageExtension(data: Buffer): string {
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (data.length >= 6 && (data.subarray(0, 6).toString('latin1') === 'GIF87a' || data.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'gif';
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpg';
-  if (data.length >= 12 && data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
-  throw badRequest('Invalid image format');
-}
-
 export function emojiDir(app: AppContext, realmId: number): string {
   return path.join(app.config.uploadsDir, 'emoji', String(realmId));
 }
@@ -44,17 +36,6 @@ export function emojiDir(app: AppContext, realmId: number): string {
 async function emitEmoji(scope: ActionScope, realmId: number): Promise<void> {
   const rows = await realmEmojiRows(scope.tx, realmId);
   scope.emit({ type: 'realm_emoji', op: 'update', realm_emoji: presentRealmEmojiMap(rows) }, await activeUserIdsInRealm(scope.tx, realmId));
-}
-
-async function writeDurably(file: string, data: Buffer): Promise<void> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const handle = await fs.promises.open(file, 'wx');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 export async function checkAddRealmEmoji(app: AppContext, caller: User, realm: Realm, rawName: string, image: Buffer | null): Promise<void> {

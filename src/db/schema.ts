@@ -13,6 +13,8 @@ export interface RealmsTable {
   deactivated: Flag;
   /** JSON object of the realm settings that differ from the defaults in lib/limits. */
   settings: string;
+  icon_source: Generated<string>; // 'G' default, 'U' uploaded
+  icon_version: Generated<number>;
 }
 
 export interface UsersTable {

@@ -71,3 +71,36 @@ export async function readRawParams(request: FastifyRequest, streamBody: boolean
   }
   return { values, pathValues: (request.params ?? {}) as Record<string, string> };
 }
+
+/** Reads the request's one file, refusing more than `maxBytes`; null when it carries none. */
+export async function readOneFile(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
+  if (!request.isMultipart()) return null;
+  try {
+    return await readParts(request, maxBytes);
+  } catch (err) {
+    throw multipartError(err);
+  }
+}
+
+async function readParts(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
+  let found: Buffer | null = null;
+  let files = 0;
+  for await (const part of request.parts()) {
+    if (part.type !== 'file') continue;
+    files++;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    }
+    if (tooLarge || part.file.truncated) {
+      throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
+    }
+    found = Buffer.concat(chunks);
+  }
+  if (files > 1) throw badRequest('You must upload exactly one file.');
+  return found;
+}

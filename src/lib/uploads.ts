@@ -172,3 +172,24 @@ export async function removeStaleTempFiles(config: Config, olderThanSeconds = 86
   }
   return removed;
 }
+
+/** The image's file extension from its first bytes; other formats are refused. */
+export function imageExtension(data: Buffer): string {
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.length >= 6 && (data.subarray(0, 6).toString('latin1') === 'GIF87a' || data.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'gif';
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpg';
+  if (data.length >= 12 && data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  throw badRequest('Invalid image format');
+}
+
+/** Writes a new file (never over an existing one) and waits for the disk. */
+export async function writeDurably(file: string, data: Buffer): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const handle = await fs.promises.open(file, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,6 +1,7 @@
 // The route table: every API operation, by resource (one array per line, so additions merge).
 import type { Route } from '../http/route.ts';
 import { accountRoutes } from './accounts.ts';
+import { avatarRoutes } from './avatars.ts';
 import { botRoutes } from './bots.ts';
 import { defaultStreamRoutes } from './default-streams.ts';
 import { draftRoutes } from './drafts.ts';
@@ -65,6 +66,7 @@ export const routes: Route[] = [
   ...mutedUserRoutes,
   ...inviteRoutes,
   ...realmDomainRoutes,
+  ...avatarRoutes,
 ];
 
 /** Routes outside /api/v1 (paths are absolute), such as the uploaded files under /user_uploads. */

@@ -1,48 +1,14 @@
 // Custom emoji: listing, uploading, deactivating, and serving their images.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyRequest } from 'fastify';
 import { p, path as inPath } from '../http/params.ts';
 import { route, SENT } from '../http/route.ts';
-import { multipartError } from '../http/body.ts';
+import { readOneFile } from '../http/body.ts';
 import { realmEmojiByFile, realmEmojiRows } from '../db/queries/realm-emoji.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { ApiError } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { presentRealmEmojiMap } from '../presenters/realm-emoji.ts';
 import { checkAddRealmEmoji, checkRemoveRealmEmoji, emojiDir } from '../actions/realm-emoji.ts';
-
-/** Reads the request's one file, refusing more than `maxBytes`; null when it carries none. */
-async function readOneFile(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
-  if (!request.isMultipart()) return null;
-  try {
-    return await readParts(request, maxBytes);
-  } catch (err) {
-    throw multipartError(err);
-  }
-}
-
-async function readParts(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
-  let found: Buffer | null = null;
-  let files = 0;
-  for await (const part of request.parts()) {
-    if (part.type !== 'file') continue;
-    files++;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    for await (const chunk of part.file as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) tooLarge = true;
-      else chunks.push(chunk);
-    }
-    if (tooLarge || part.file.truncated) {
-      throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
-    }
-    found = Buffer.concat(chunks);
-  }
-  if (files > 1) throw badRequest('You must upload exactly one file.');
-  return found;
-}
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', webp: 'image/webp' };
 

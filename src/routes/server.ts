@@ -1,4 +1,5 @@
 // Server settings (no authentication) and fetching an API key with a password.
+import { realmIconUrl } from '../lib/avatar.ts';
 import { route } from '../http/route.ts';
 import { p } from '../http/params.ts';
 import { checkPasswordLogin } from '../http/login.ts';
@@ -31,7 +32,7 @@ export const serverRoutes = [
         realm_uri: url,
         realm_url: url,
         realm_name: realm.name,
-        realm_icon: `${url}/static/images/logo/parley-icon.png`,
+        realm_icon: realmIconUrl(realm, url),
         realm_description: renderPlain(realm.description),
         realm_web_public_access_enabled: false,
       };

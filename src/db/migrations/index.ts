@@ -15,6 +15,7 @@ import { migration as serverSecrets } from './0012_server_secrets.ts';
 import { migration as joining } from './0013_joining.ts';
 import { migration as starredIndex } from './0014_starred_index.ts';
 import { migration as submessages } from './0015_submessages.ts';
+import { migration as realmIcon } from './0016_realm_icon.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   joining,
   starredIndex,
   submessages,
+  realmIcon,
 ];

@@ -4,7 +4,7 @@ import type { Realm } from '../schema.ts';
 
 type Q = Conn | Tx;
 
-export async function updateRealmColumns(tx: Tx, realmId: number, values: { name?: string; description?: string }): Promise<void> {
+export async function updateRealmColumns(tx: Tx, realmId: number, values: { name?: string; description?: string; icon_source?: string; icon_version?: number }): Promise<void> {
   await tx.updateTable('realms').set(values).where('id', '=', realmId).execute();
 }
 

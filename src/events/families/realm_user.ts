@@ -43,6 +43,9 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
     if (typeof e.person.role === 'number' && 'is_admin' in state) {
       Object.assign(state, roleFlags(e.person.role), { is_moderator: e.person.role <= ROLE.MODERATOR });
     }
+    if (typeof e.person.avatar_source === 'string' && 'avatar_source' in state) {
+      Object.assign(state, { avatar_source: e.person.avatar_source, avatar_url: e.person.avatar_url, avatar_url_medium: e.person.avatar_url_medium });
+    }
   }
   if (!Array.isArray(state.realm_users)) return;
   let active = state.realm_users as Person[];
@@ -57,6 +60,14 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
     if (gone) inactive = [...inactive.filter((p) => p.user_id !== id), { ...gone, is_active: false }];
   } else {
     const { custom_profile_field: field, ...changes } = e.person as Person & { custom_profile_field?: ProfileFieldChange };
+    if (typeof changes.avatar_source === 'string') {
+      // A user object has the avatar's URL (null for the external service when the client
+      // computes those itself) and version, not its source or medium size.
+      const source = changes.avatar_source;
+      delete changes.avatar_source;
+      delete changes.avatar_url_medium;
+      if (source !== 'U' && client.clientExternalAvatar) changes.avatar_url = null;
+    }
     for (const p of [...active, ...inactive]) {
       if (p.user_id !== id) continue;
       if (field) setProfileValue(p, field);

@@ -2,6 +2,7 @@
 // 186 (the reference's names, with the spec's renames).
 import { realmUrl, realmSettings } from '../../lib/realm.ts';
 import { LIMITS } from '../../lib/limits.ts';
+import { realmIconUrl } from '../../lib/avatar.ts';
 import { GIF_RATING_OPTIONS, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS } from '../../lib/settings-registry.ts';
 import { realmBotDomain } from '../../actions/bots.ts';
 import type { SnapshotGroup } from './types.ts';
@@ -16,8 +17,8 @@ export const realmGroup: SnapshotGroup = async ({ app, realm }) => {
     ...out,
     realm_date_created: realm.date_created,
     realm_authentication_methods: { Email: true, Dev: false, LDAP: false, GitHub: false, Google: false, SAML: false },
-    realm_icon_url: `${url}/static/images/logo/parley-icon.png`,
-    realm_icon_source: 'G',
+    realm_icon_url: realmIconUrl(realm, url),
+    realm_icon_source: realm.icon_source,
     realm_logo_url: `${url}/static/images/logo/parley-logo.svg`,
     realm_logo_source: 'D',
     realm_night_logo_url: `${url}/static/images/logo/parley-logo.svg`,

@@ -36,7 +36,7 @@ export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientEx
       is_billing_admin: user.is_billing_admin === 1,
       avatar_source: user.avatar_source,
       avatar_url: avatarUrl(user, false, url),
-      avatar_url_medium: avatarUrl(user, false, url),
+      avatar_url_medium: avatarUrl(user, false, url, true),
       ...ownPermissions(user, realmSettings(realm), Math.floor(Date.now() / 1000)),
     });
   }

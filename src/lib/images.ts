@@ -1,0 +1,40 @@
+// Uploaded avatars and organization icons: decoded and cut to squares with sharp (libvips).
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { badRequest } from './errors.ts';
+import { imageExtension, writeDurably } from './uploads.ts';
+
+// Decoded images are not kept between requests; an upload is a one-off.
+sharp.cache(false);
+
+/** Larger images (in pixels, before resizing) are refused rather than decoded. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+/**
+ * The image as PNG squares of the given sizes, cropped to the centre, turned upright by its
+ * EXIF orientation (an animated image keeps its first frame). Refuses what is not a PNG, GIF,
+ * JPEG or WebP image, or does not decode.
+ */
+export async function squarePngs(data: Buffer, sizes: number[]): Promise<Buffer[]> {
+  imageExtension(data);
+  try {
+    const image = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+    return await Promise.all(sizes.map((size) => image.clone().resize(size, size, { fit: 'cover' }).png().toBuffer()));
+  } catch {
+    throw badRequest('Could not decode image; did you upload an image file?');
+  }
+}
+
+/** Replaces the file at `file` with `data` in one step, so a reader sees the old or the new one. */
+export async function replaceFile(file: string, data: Buffer): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}`);
+  await writeDurably(temp, data);
+  try {
+    await fs.promises.rename(temp, file);
+  } catch (err) {
+    await fs.promises.rm(temp, { force: true });
+    throw err;
+  }
+}

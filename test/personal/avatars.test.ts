@@ -1,0 +1,195 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { startServer, type Account, type TestServer } from '../helpers/server.ts';
+import { checkResponse } from '../helpers/openapi.ts';
+import { kinds, verifyAction } from '../helpers/verify.ts';
+
+/** A 300x120 JPEG: wider than tall, so the stored squares show that it was cropped. */
+const JPEG = await sharp({ create: { width: 300, height: 120, channels: 3, background: { r: 200, g: 40, b: 90 } } }).jpeg().toBuffer();
+const PNG = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 10, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+
+async function post(s: TestServer, apiPath: string, data: Buffer | null, as: Account = s.owner, name = 'me.jpg') {
+  const form = new FormData();
+  if (data) form.append('file', new Blob([new Uint8Array(data)]), name);
+  else form.append('note', 'no file');
+  const res = await fetch(`${s.baseUrl}/api/v1${apiPath}`, {
+    method: 'POST',
+    headers: { authorization: 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64') },
+    body: form,
+  });
+  const body = (await res.json()) as Record<string, any>;
+  if (res.status === 200) assert.deepEqual(checkResponse('POST', `/api/v1${apiPath}`, body), []);
+  return { status: res.status, body };
+}
+
+/** Fetches an avatar URL from this server (the URL's origin is the realm's, not the test's). */
+async function image(s: TestServer, url: string) {
+  const u = new URL(url);
+  const res = await fetch(s.baseUrl + u.pathname + u.search);
+  const data = Buffer.from(await res.arrayBuffer());
+  return { res, data };
+}
+
+async function userRow(s: TestServer, id: number) {
+  return s.server.app.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+test('an uploaded avatar is stored as 100px and 500px squares, served with caching, and announced', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const bob = await s.createUser('Bob');
+  s.published.length = 0;
+  const res = await post(s, '/users/me/avatar', JPEG, alice);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const row = await userRow(s, alice.id);
+  assert.equal(row.avatar_source, 'U');
+  assert.equal(row.avatar_version, 2);
+  assert.match(res.body.avatar_url, new RegExp(`/user_avatars/\\d+/${alice.id}\\.png\\?version=2$`));
+
+  const small = await image(s, res.body.avatar_url);
+  assert.equal(small.res.status, 200);
+  assert.equal(small.res.headers.get('content-type'), 'image/png');
+  assert.match(small.res.headers.get('cache-control')!, /max-age=31536000/);
+  assert.deepEqual(await sharp(small.data).metadata().then((m) => [m.format, m.width, m.height]), ['png', 100, 100]);
+
+  const events = s.published.filter((p) => p.event.type === 'realm_user');
+  assert.equal(events.length, 1);
+  const { person } = events[0]!.event;
+  assert.deepEqual(events[0]!.userIds.sort(), [s.owner.id, alice.id, bob.id].sort());
+  assert.deepEqual(Object.keys(person).sort(), ['avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version', 'user_id']);
+  assert.equal(person.avatar_source, 'U');
+  assert.equal(person.avatar_url, res.body.avatar_url);
+  const medium = await image(s, person.avatar_url_medium);
+  assert.equal(medium.res.status, 200);
+  assert.deepEqual(await sharp(medium.data).metadata().then((m) => [m.width, m.height]), [500, 500]);
+
+  // An outdated version is served (the image may have changed since) but not cached for long.
+  const old = await image(s, res.body.avatar_url.replace('version=2', 'version=1'));
+  assert.equal(old.res.status, 200);
+  assert.equal(old.res.headers.get('cache-control'), 'no-cache');
+
+  // Everyone sees it in user objects, messages and the uploader's own register fields.
+  const me = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['realm_user'] }, alice);
+  assert.equal(me.avatar_source, 'U');
+  assert.equal(me.avatar_url, res.body.avatar_url);
+  assert.equal(me.avatar_url_medium, person.avatar_url_medium);
+  const seen = await s.ok('GET', `/api/v1/users/${alice.id}`, {}, bob);
+  assert.equal(seen.user.avatar_url, res.body.avatar_url);
+  assert.equal(seen.user.avatar_version, 2);
+  const { id } = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 't', content: 'hi' }, alice);
+  const { messages } = await s.ok('GET', '/api/v1/messages', { anchor: id, num_before: 0, num_after: 0 }, bob);
+  assert.equal(messages[0].avatar_url, res.body.avatar_url);
+  // Someone who never uploaded one has none here.
+  assert.equal((await image(s, res.body.avatar_url.replace(`/${alice.id}.png`, `/${bob.id}.png`))).res.status, 404);
+});
+
+test('removing an avatar goes back to the external service, removes the files and announces it', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const up = await post(s, '/users/me/avatar', PNG);
+  assert.equal(up.status, 200);
+  const dir = path.join(s.config.uploadsDir, 'avatars');
+  assert.equal(fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.png')).length, 2);
+  s.published.length = 0;
+  const res = await s.ok('DELETE', '/api/v1/users/me/avatar');
+  assert.match(res.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=3$/);
+  assert.equal((await userRow(s, s.owner.id)).avatar_source, 'G');
+  assert.deepEqual(s.published.map((p) => [p.event.type, p.event.person.avatar_source, p.event.person.avatar_version]), [['realm_user', 'G', 3]]);
+  assert.equal((await image(s, up.body.avatar_url)).res.status, 404);
+  assert.equal(fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.png')).length, 0);
+});
+
+test('avatar uploads refuse non-images, undecodable and oversized files and missing files, changing nothing', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  s.published.length = 0;
+  const broken = Buffer.concat([PNG.subarray(0, 40), Buffer.alloc(200, 7)]);
+  const cases: [Buffer | null, RegExp][] = [
+    [Buffer.from('hello, not an image'), /Invalid image format/],
+    [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), /Invalid image format/],
+    [broken, /Could not decode image/],
+    [null, /exactly one avatar/],
+    [Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), /larger than the allowed limit of 5 MiB/],
+  ];
+  for (const [data, msg] of cases) {
+    const res = await post(s, '/users/me/avatar', data);
+    assert.equal(res.status, 400, String(msg));
+    assert.equal(res.body.result, 'error');
+    assert.match(res.body.msg, msg);
+  }
+  const row = await userRow(s, s.owner.id);
+  assert.deepEqual([row.avatar_source, row.avatar_version], ['G', 1]);
+  assert.deepEqual(s.published, []);
+  assert.equal(fs.existsSync(path.join(s.config.uploadsDir, 'avatars')), false);
+});
+
+test('avatar_changes_disabled stops members but not administrators', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  await s.ok('PATCH', '/api/v1/realm', { avatar_changes_disabled: true });
+  const refused = await post(s, '/users/me/avatar', PNG, alice);
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.msg, /Avatar changes are disabled/);
+  assert.equal((await s.api('DELETE', '/api/v1/users/me/avatar', {}, { as: alice })).status, 400);
+  assert.equal((await post(s, '/users/me/avatar', PNG)).status, 200);
+});
+
+test('avatar events bring a client to the state of a fresh register, with and without client_external_avatar', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const bob = await s.createUser('Bob');
+  for (const external of [false, true]) {
+    const register = { client_external_avatar: external };
+    const up = await verifyAction(s, bob, () => post(s, '/users/me/avatar', JPEG), { register });
+    assert.deepEqual(kinds(up), ['realm_user:update']);
+    const down = await verifyAction(s, bob, () => s.ok('DELETE', '/api/v1/users/me/avatar'), { register });
+    assert.deepEqual(kinds(down), ['realm_user:update']);
+    // The uploader's own register fields follow too.
+    await verifyAction(s, bob, () => post(s, '/users/me/avatar', PNG, bob), { register });
+    await verifyAction(s, bob, () => s.ok('DELETE', '/api/v1/users/me/avatar', {}, bob), { register });
+  }
+});
+
+test('the organization icon: administrators upload and remove it; register, events and server settings follow', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const before = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['realm'] }, alice);
+  assert.equal(before.realm_icon_source, 'G');
+
+  const refused = await post(s, '/realm/icon', PNG, alice);
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.msg, /administrator/i);
+  assert.equal((await s.api('DELETE', '/api/v1/realm/icon', {}, { as: alice })).status, 400);
+  assert.equal((await post(s, '/realm/icon', Buffer.from('GIF89a but not really'))).status, 400);
+
+  s.published.length = 0;
+  const events = await verifyAction(s, alice, async () => {
+    const res = await post(s, '/realm/icon', JPEG);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  });
+  assert.deepEqual(kinds(events), ['realm:update_dict']);
+  const { data } = events[0] as unknown as { data: { icon_url: string; icon_source: string } };
+  assert.equal(events[0]!.property, 'icon');
+  assert.equal(data.icon_source, 'U');
+  assert.match(data.icon_url, /\/user_avatars\/\d+\/realm\/icon\.png\?version=2$/);
+  assert.deepEqual(s.published[0]!.userIds.sort(), [s.owner.id, alice.id].sort());
+  const icon = await image(s, data.icon_url);
+  assert.equal(icon.res.status, 200);
+  assert.match(icon.res.headers.get('cache-control')!, /immutable/);
+  assert.deepEqual(await sharp(icon.data).metadata().then((m) => [m.width, m.height]), [100, 100]);
+
+  const after = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['realm'] }, alice);
+  assert.deepEqual([after.realm_icon_url, after.realm_icon_source], [data.icon_url, 'U']);
+  const server = await s.ok('GET', '/api/v1/server_settings');
+  assert.equal(server.realm_icon, data.icon_url);
+
+  const removed = await verifyAction(s, alice, () => s.ok('DELETE', '/api/v1/realm/icon'));
+  assert.deepEqual((removed[0] as unknown as { data: unknown }).data, { icon_url: before.realm_icon_url, icon_source: 'G' });
+  assert.equal((await image(s, data.icon_url)).res.status, 404);
+});
