@@ -62,12 +62,15 @@ async function emitAvatar(app: AppContext, scope: ActionScope, realm: Realm, use
   }
 }
 
+/** An uploaded image as the avatar's two squares (refused with a 400 if it is no image). */
+export type AvatarSquares = Buffer[];
+export const avatarSquares = (image: Buffer): Promise<AvatarSquares> => squarePngs(image, [AVATAR_SIZE, AVATAR_MEDIUM_SIZE]);
+
 /**
- * Sets the avatar of the caller (or of a bot they administer) from an uploaded image; null
- * (`DELETE`) goes back to the external avatar service. Returns the new avatar URL.
+ * Sets the avatar of the caller (or of a bot they administer) from an uploaded image's squares;
+ * null (`DELETE`) goes back to the external avatar service. Returns the new avatar URL.
  */
-export async function checkSetAvatar(app: AppContext, caller: User, realm: Realm, targetId: number, image: Buffer | null): Promise<string> {
-  const squares = image ? await squarePngs(image, [AVATAR_SIZE, AVATAR_MEDIUM_SIZE]) : null;
+export async function checkSetAvatar(app: AppContext, caller: User, realm: Realm, targetId: number, squares: AvatarSquares | null): Promise<string> {
   const user = await runAction(app, async (scope) => {
     const target = await avatarTarget(scope, caller, realm, targetId);
     if (squares) {

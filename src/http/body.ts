@@ -1,6 +1,6 @@
 // Collects parameter values from the query string and from urlencoded, JSON or multipart bodies.
 import type { FastifyRequest } from 'fastify';
-import type { Multipart } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { MAX_JSON_DEPTH, tooDeep, type RawParams } from './params.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 
@@ -50,14 +50,23 @@ export async function* multipartParts(request: FastifyRequest): AsyncGenerator<M
   }
 }
 
-export async function readRawParams(request: FastifyRequest, streamBody: boolean): Promise<RawParams> {
+/**
+ * The query's and body's parameter values. A multipart body's files are drained, unless the
+ * route takes one (`fileMaxBytes`): then it is read into `file` (at most one, at most that size).
+ */
+export async function readRawParams(request: FastifyRequest, streamBody: boolean, fileMaxBytes?: number): Promise<RawParams & { file: Buffer | null }> {
   const values = new Map<string, string>();
+  let file: Buffer | null = null;
   addValues(values, request.query);
   if (!streamBody) {
     if (request.isMultipart()) {
+      let files = 0;
       for await (const part of multipartParts(request)) {
         if (part.type === 'field') {
           if (typeof part.value === 'string') values.set(part.fieldname, part.value);
+        } else if (fileMaxBytes !== undefined) {
+          if (++files > 1) throw badRequest('You must upload exactly one file.');
+          file = await bufferFile(part, fileMaxBytes);
         } else {
           // A file where none is expected: drain it so the request completes.
           part.file.resume();
@@ -69,37 +78,32 @@ export async function readRawParams(request: FastifyRequest, streamBody: boolean
       addValues(values, request.body);
     }
   }
-  return { values, pathValues: (request.params ?? {}) as Record<string, string> };
+  return { values, pathValues: (request.params ?? {}) as Record<string, string>, file };
+}
+
+/** A file part's bytes, refusing more than `maxBytes` (the rest is read and dropped). */
+async function bufferFile(part: MultipartFile, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= maxBytes) chunks.push(chunk);
+  }
+  if (size > maxBytes || part.file.truncated) {
+    throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Reads the request's one file, refusing more than `maxBytes`; null when it carries none. */
 export async function readOneFile(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
   if (!request.isMultipart()) return null;
-  try {
-    return await readParts(request, maxBytes);
-  } catch (err) {
-    throw multipartError(err);
-  }
-}
-
-async function readParts(request: FastifyRequest, maxBytes: number): Promise<Buffer | null> {
   let found: Buffer | null = null;
   let files = 0;
-  for await (const part of request.parts()) {
+  for await (const part of multipartParts(request)) {
     if (part.type !== 'file') continue;
     files++;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    for await (const chunk of part.file as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) tooLarge = true;
-      else chunks.push(chunk);
-    }
-    if (tooLarge || part.file.truncated) {
-      throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
-    }
-    found = Buffer.concat(chunks);
+    found = await bufferFile(part, maxBytes);
   }
   if (files > 1) throw badRequest('You must upload exactly one file.');
   return found;

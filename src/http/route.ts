@@ -21,6 +21,8 @@ export interface ApiRequest<P> {
   user: User;
   maybeUser: User | null;
   params: P;
+  /** The uploaded file of a route with `fileMaxMib` (null without one). */
+  file: Buffer | null;
   http: FastifyRequest;
   reply: FastifyReply;
 }
@@ -37,6 +39,8 @@ export interface Route<S extends ParamSpecs = ParamSpecs> {
   params: S;
   /** The handler reads the body itself (file uploads): only the query string is decoded. */
   streamBody?: boolean;
+  /** A multipart body may carry one file of at most this many MiB besides its parameters. */
+  fileMaxMib?: number;
   /** Incoming-webhook bots may call it (the reference lets them only send messages). */
   incomingWebhookBots?: boolean;
   /** The budget its requests count against (see rate-limit.ts); the user's by default. */
@@ -53,6 +57,7 @@ class HandlerRequest<P> implements ApiRequest<P> {
     readonly params: P,
     readonly http: FastifyRequest,
     readonly reply: FastifyReply,
+    readonly file: Buffer | null,
   ) {}
 
   get realm(): Realm {
@@ -112,9 +117,9 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
         if (user !== null && !r.incomingWebhookBots) refuseIncomingWebhookBot(user);
         const limited = app.limiter.request(request, reply, user, bucket);
         if (limited !== undefined) await limited;
-        const raw = await readRawParams(request, r.streamBody ?? false);
+        const raw = await readRawParams(request, r.streamBody ?? false, r.fileMaxMib === undefined ? undefined : r.fileMaxMib * 1024 * 1024);
         const { params, ignored } = decodeParams(r.params, raw);
-        const apiReq = new HandlerRequest(app, realm, user, params, request, reply);
+        const apiReq = new HandlerRequest(app, realm, user, params, request, reply, raw.file);
         let result: HandlerResult;
         try {
           result = await r.handler(apiReq);

@@ -8,7 +8,7 @@ import { userById } from '../db/queries/users.ts';
 import { realmById } from '../db/queries/realms.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
-import { avatarFile, checkSetAvatar, checkSetRealmIcon, realmIconFile } from '../actions/avatars.ts';
+import { avatarFile, avatarSquares, checkSetAvatar, checkSetRealmIcon, realmIconFile } from '../actions/avatars.ts';
 
 const MIB = 1024 * 1024;
 
@@ -22,7 +22,7 @@ export const avatarRoutes = [
     async handler({ app, realm, user, http }) {
       const image = await readOneFile(http, LIMITS.maxAvatarFileSizeMib * MIB);
       if (!image) throw badRequest('You must upload exactly one avatar.');
-      return { avatar_url: await checkSetAvatar(app, user, realm, user.id, image) };
+      return { avatar_url: await checkSetAvatar(app, user, realm, user.id, await avatarSquares(image)) };
     },
   }),
   route({

@@ -2,7 +2,8 @@
 import { optional, p, path } from '../http/params.ts';
 import { id } from '../http/ids.ts';
 import { route } from '../http/route.ts';
-import { BOT_TYPE } from '../lib/limits.ts';
+import { BOT_TYPE, LIMITS } from '../lib/limits.ts';
+import { avatarSquares, checkSetAvatar } from '../actions/avatars.ts';
 import { badRequest } from '../lib/errors.ts';
 import { checkCreateBot, checkDeactivateBot, checkRegenerateApiKey, checkUpdateBot, visibleBots } from '../actions/bots.ts';
 
@@ -86,8 +87,12 @@ export const botRoutes = [
       service_interface: optional(p.int()),
       config_data: optional(configData),
     },
-    async handler({ app, realm, user, params }) {
-      return checkUpdateBot(app, user, realm, params.bot_id, {
+    // A multipart request may carry the bot's new avatar.
+    fileMaxMib: LIMITS.maxAvatarFileSizeMib,
+    async handler({ app, realm, user, params, file }) {
+      // A file that is no image is refused before anything changes.
+      const squares = file ? await avatarSquares(file) : null;
+      const result = await checkUpdateBot(app, user, realm, params.bot_id, {
         fullName: params.full_name,
         botOwnerId: params.bot_owner_id,
         defaultSendingStream: params.default_sending_stream,
@@ -96,6 +101,8 @@ export const botRoutes = [
         servicePayloadUrl: params.service_payload_url,
         serviceInterface: params.service_interface,
       });
+      if (squares) result.avatar_url = await checkSetAvatar(app, user, realm, params.bot_id, squares);
+      return result;
     },
   }),
   route({

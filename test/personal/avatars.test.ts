@@ -193,3 +193,41 @@ test('the organization icon: administrators upload and remove it; register, even
   assert.deepEqual((removed[0] as unknown as { data: unknown }).data, { icon_url: before.realm_icon_url, icon_source: 'G' });
   assert.equal((await image(s, data.icon_url)).res.status, 404);
 });
+
+async function patchBot(s: TestServer, botId: number, fields: Record<string, string>, data: Buffer | null, as: Account) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (data) form.append('file', new Blob([new Uint8Array(data)]), 'bot.png');
+  const res = await fetch(`${s.baseUrl}/api/v1/bots/${botId}`, {
+    method: 'PATCH',
+    headers: { authorization: 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64') },
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+test("a bot's avatar is set by its owner or an administrator through PATCH /bots with a file", async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const carol = await s.createUser('Carol');
+  const bot = await s.ok('POST', '/api/v1/bots', { full_name: 'Helper', short_name: 'helper' }, alice);
+
+  const refused = await patchBot(s, bot.user_id, {}, PNG, carol);
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.msg, /Insufficient permission/);
+  const notImage = await patchBot(s, bot.user_id, { full_name: 'Renamed' }, Buffer.from('nope'), alice);
+  assert.equal(notImage.status, 400);
+  assert.equal((await userRow(s, bot.user_id)).full_name, 'Helper', 'a refused file changes nothing else');
+
+  const events = await verifyAction(s, alice, async () => {
+    const res = await patchBot(s, bot.user_id, { full_name: 'Helper Bot' }, JPEG, s.owner);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.full_name, 'Helper Bot');
+    assert.match(res.body.avatar_url, new RegExp(`/${bot.user_id}\\.png\\?version=2$`));
+  });
+  assert.deepEqual(kinds(events), ['realm_user:update', 'realm_bot:update', 'realm_user:update', 'realm_bot:update']);
+  const { bots } = await s.ok('GET', '/api/v1/bots', {}, alice);
+  assert.match(bots[0].avatar_url, /\/user_avatars\/.*\?version=2$/);
+  assert.equal((await image(s, bots[0].avatar_url)).res.status, 200);
+});
