@@ -81,13 +81,20 @@ export async function readRawParams(request: FastifyRequest, streamBody: boolean
   return { values, pathValues: (request.params ?? {}) as Record<string, string>, file };
 }
 
-/** A file part's bytes, refusing more than `maxBytes` (the rest is read and dropped). */
+/**
+ * A file part's bytes, refusing more than `maxBytes` (the rest is read and dropped); a body cut
+ * short while it is read is the client's error too (see multipartError).
+ */
 async function bufferFile(part: MultipartFile, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of part.file as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= maxBytes) chunks.push(chunk);
+  try {
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+    }
+  } catch (err) {
+    throw multipartError(err);
   }
   if (size > maxBytes || part.file.truncated) {
     throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);

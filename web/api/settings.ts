@@ -27,6 +27,15 @@ export class SettingsApi {
     return (await this.api.post<{ api_key: string }>('/users/me/api_key/regenerate')).api_key;
   }
 
+  /** Uploads one's avatar (the server crops it to a square). */
+  async uploadAvatar(file: Blob): Promise<void> {
+    await this.postFile('/users/me/avatar', file, 'avatar');
+  }
+
+  removeAvatar(): Promise<unknown> {
+    return this.api.delete('/users/me/avatar');
+  }
+
   setProfileData(data: { id: number; value: unknown }[]): Promise<unknown> {
     return this.api.patch('/users/me/profile_data', { data });
   }
@@ -106,11 +115,11 @@ export class SettingsApi {
     return on ? this.api.post('/default_streams', { stream_id: id }) : this.api.delete('/default_streams', { stream_id: id });
   }
 
-  /** Uploads a custom emoji as multipart, as the reference's web app does. */
-  async uploadEmoji(name: string, file: Blob): Promise<void> {
+  /** Sends one file as multipart (as the reference's web app does); other parameters as fields. */
+  private async postFile<T>(path: string, file: Blob, fileName: string): Promise<T> {
     const form = new FormData();
-    form.append('file', file, 'emoji');
-    const res = await fetch(`${this.api.opts.base}/realm/emoji/${encodeURIComponent(name)}`, {
+    form.append('file', file, fileName);
+    const res = await fetch(`${this.api.opts.base}${path}`, {
       method: 'POST',
       body: form,
       headers: { Accept: 'application/json', ...this.api.opts.headers, ...csrfHeaders() },
@@ -118,6 +127,21 @@ export class SettingsApi {
     });
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (!res.ok || json.result !== 'success') throw new ApiError(String(json.msg ?? `HTTP ${res.status}`), res.status, String(json.code ?? 'BAD_REQUEST'), json);
+    return json as T;
+  }
+
+  /** Uploads a custom emoji. */
+  async uploadEmoji(name: string, file: Blob): Promise<void> {
+    await this.postFile(`/realm/emoji/${encodeURIComponent(name)}`, file, 'emoji');
+  }
+
+  /** Uploads the organization's icon (the server crops it to a square). */
+  async uploadRealmIcon(file: Blob): Promise<void> {
+    await this.postFile('/realm/icon', file, 'icon');
+  }
+
+  removeRealmIcon(): Promise<unknown> {
+    return this.api.delete('/realm/icon');
   }
 
   removeEmoji(name: string): Promise<unknown> {

@@ -33,7 +33,8 @@ export function Header() {
         <MenuIcon />
       </button>
       <a class="brand" href="#feed">
-        {String(store.settings.realm.value.name ?? 'Parley')}
+        <RealmIcon />
+        <span class="brand-name">{String(store.settings.realm.value.name ?? 'Parley')}</span>
       </a>
       <form class="search" role="search" onSubmit={submit}>
         <input
@@ -94,17 +95,46 @@ export function Header() {
   );
 }
 
-export function Avatar({ userId, size = 36, url }: { userId: number; size?: number; url?: string | null }) {
-  const user = store.users.get(userId);
-  const raw = url ?? user?.avatar_url;
-  // Only our own origin's images: the CSP (img-src 'self') blocks others, such as Gravatar.
-  const src = raw && (raw.startsWith('/') || raw.startsWith(location.origin + '/')) && !raw.startsWith('//') ? raw : null;
-  const name = user?.full_name ?? '?';
-  if (src) return <img class="avatar" src={src} width={size} height={size} alt="" loading="lazy" />;
-  const hue = (userId * 47) % 360;
+/**
+ * An image URL this page may load: our own uploads (avatars, the organization icon) by path, so
+ * they load from this origin whatever host the server calls itself. Others (an external avatar
+ * service) are blocked by the CSP (img-src 'self'), so they give null and a letter is shown.
+ */
+export function localImage(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+  try {
+    const u = new URL(raw);
+    return u.origin === location.origin || u.pathname.startsWith('/user_avatars/') ? u.pathname + u.search : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A coloured square with a name's first letter, for a person or organization with no image. */
+function Letter({ name, hue, size }: { name: string; hue: number; size: number }) {
   return (
     <span class="avatar letter" style={{ width: size, height: size, background: `hsl(${hue} 45% 45%)`, fontSize: size / 2.2 }} aria-hidden="true">
       {name.slice(0, 1).toUpperCase()}
     </span>
   );
+}
+
+/**
+ * A person's avatar. The user store's URL is the live one (realm_user events change it); a
+ * message's own URL is only used for a sender the store does not know.
+ */
+export function Avatar({ userId, size = 36, url }: { userId: number; size?: number; url?: string | null }) {
+  const user = store.users.get(userId);
+  const src = localImage(user ? user.avatar_url : url);
+  if (src) return <img class="avatar" src={src} width={size} height={size} alt="" loading="lazy" />;
+  return <Letter name={user?.full_name ?? '?'} hue={(userId * 47) % 360} size={size} />;
+}
+
+/** The organization's icon: the uploaded one, or the first letter of its name. */
+export function RealmIcon({ size = 28 }: { size?: number }) {
+  const realm = store.settings.realm.value;
+  const src = realm.icon_source === 'U' ? localImage(realm.icon_url as string | undefined) : null;
+  if (src) return <img class="avatar realm-icon" src={src} width={size} height={size} alt="" />;
+  return <Letter name={String(realm.name ?? 'P')} hue={210} size={size} />;
 }

@@ -1,8 +1,8 @@
 // Organization administration: custom emoji, uploaded with a preview, and removed.
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, useSave } from '../settings/fields.tsx';
+import { ErrorText, IMAGE_TYPES, Section, useObjectUrl, useSave } from '../settings/fields.tsx';
 
 export function EmojiSection() {
   const save = useSave();
@@ -35,17 +35,11 @@ export function EmojiSection() {
 function AddEmoji() {
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const [formKey, setFormKey] = useState(0);
   const save = useSave();
   const nameId = useId();
   const fileId = useId();
-  useEffect(() => {
-    if (!file) return setPreview(null);
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  const preview = useObjectUrl(file);
   async function submit(e: Event) {
     e.preventDefault();
     if (!file) return;
@@ -66,7 +60,7 @@ function AddEmoji() {
           </span>
           <span class="field">
             <label for={fileId}>Emoji image</label>
-            <input id={fileId} type="file" accept="image/png,image/gif,image/jpeg,image/webp" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+            <input id={fileId} type="file" accept={IMAGE_TYPES} onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
           </span>
           {preview && (
             <span class="emoji-preview">

@@ -1,7 +1,8 @@
 // Organization administration: the profile (name, description, language) and the policies.
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { RealmSelect, RealmToggle, Section, TextSetting, type Option } from '../settings/fields.tsx';
+import { ImageSetting, RealmSelect, RealmToggle, Section, TextSetting, type Option } from '../settings/fields.tsx';
+import { RealmIcon } from '../Header.tsx';
 import { LANGUAGES } from '../settings/Preferences.tsx';
 import { isOwner } from '../settings/route.ts';
 
@@ -25,6 +26,14 @@ export function OrganizationProfile() {
       <TextSetting label="Organization name" value={String(realm.name ?? '')} maxLength={40} onSave={(v) => settingsApi().updateRealm({ name: v })} />
       <TextSetting label="Organization description" multiline value={String(realm.description ?? '')} onSave={(v) => settingsApi().updateRealm({ description: v })} />
       <RealmSelect prop="default_language" label="Language for automated messages and invitation emails" options={LANGUAGES} />
+      <h4>Organization icon</h4>
+      <ImageSetting
+        noun="icon"
+        current={<RealmIcon size={96} />}
+        uploaded={realm.icon_source === 'U'}
+        onUpload={(file) => settingsApi().uploadRealmIcon(file)}
+        onRemove={() => settingsApi().removeRealmIcon()}
+      />
     </Section>
   );
 }

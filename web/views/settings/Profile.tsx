@@ -2,7 +2,9 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
-import { ErrorText, Section, Select, TextSetting, Toggle, useSave } from './fields.tsx';
+import { ErrorText, ImageSetting, Section, Select, TextSetting, Toggle, useSave } from './fields.tsx';
+import { Avatar, localImage } from '../Header.tsx';
+import { isAdmin } from './route.ts';
 import type { ProfileField } from '../../store/settings-admin.ts';
 
 export const FIELD_TYPES: [number, string][] = [
@@ -20,12 +22,24 @@ export function ProfileSection() {
   const me = store.me;
   const user = store.users.get(me);
   const nameLocked = store.settings.realm.value.name_changes_disabled === true;
+  const avatarLocked = store.settings.realm.value.avatar_changes_disabled === true && !isAdmin();
   const fields = store.admin.profileFields.value;
   return (
     <>
       <Section title="Your profile">
         <TextSetting label="Full name" value={user?.full_name ?? store.settings.me.value.full_name} disabled={nameLocked} maxLength={60} onSave={(v) => settingsApi().updateSettings({ full_name: v })} />
         {nameLocked && <p class="setting-hint">The organization does not allow changing names.</p>}
+      </Section>
+      <Section title="Avatar">
+        <ImageSetting
+          noun="avatar"
+          current={<Avatar userId={me} size={96} />}
+          uploaded={localImage(user?.avatar_url) !== null}
+          disabled={avatarLocked}
+          onUpload={(file) => settingsApi().uploadAvatar(file)}
+          onRemove={() => settingsApi().removeAvatar()}
+        />
+        {avatarLocked && <p class="setting-hint">The organization does not allow changing avatars.</p>}
       </Section>
       {fields.length > 0 && (
         <Section title="Profile fields">

@@ -187,6 +187,99 @@ export function Section({ title, children }: { title: string; children: Componen
   );
 }
 
+/** The image types the server takes for emoji, avatars and the organization icon. */
+export const IMAGE_TYPES = 'image/png,image/gif,image/jpeg,image/webp';
+
+/** A URL showing a chosen file before it is uploaded; released when the file changes. */
+export function useObjectUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) return setUrl(null);
+    const u = URL.createObjectURL(file);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [file]);
+  return url;
+}
+
+/**
+ * An uploaded image (avatar, organization icon): the current one, a file picker whose choice
+ * is previewed before it is uploaded, and removal. `noun` names it in the controls ("avatar").
+ */
+export function ImageSetting({
+  noun,
+  current,
+  uploaded,
+  onUpload,
+  onRemove,
+  disabled,
+}: {
+  noun: string;
+  /** The image shown now (the store's, so it follows events). */
+  current: ComponentChildren;
+  /** Whether an uploaded image is set (there is something to remove). */
+  uploaded: boolean;
+  onUpload: (file: File) => Promise<unknown>;
+  onRemove: () => Promise<unknown>;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const save = useSave();
+  const [file, setFile] = useState<File | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  const preview = useObjectUrl(file);
+  const reset = () => {
+    setFile(null);
+    setFormKey(formKey + 1);
+    save.clear();
+  };
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (file && (await save.run(() => onUpload(file)))) reset();
+  }
+  return (
+    <form class="setting image-setting" onSubmit={submit} key={formKey}>
+      <div class="image-setting-current">{preview ? <img class="avatar" src={preview} alt={`Preview of the new ${noun}`} width={96} height={96} /> : current}</div>
+      <div class="image-setting-controls">
+        <label for={id}>Choose a new {noun}</label>
+        <input
+          id={id}
+          type="file"
+          accept={IMAGE_TYPES}
+          disabled={disabled}
+          aria-describedby={`${id}-hint ${id}-e`}
+          onChange={(e) => {
+            setFile(e.currentTarget.files?.[0] ?? null);
+            save.clear();
+          }}
+        />
+        <span id={`${id}-hint`} class="setting-hint">
+          PNG, JPEG, GIF or WebP, at most 5 MiB; it is cropped to a square.
+        </span>
+        <div class="setting-line">
+          {file ? (
+            <>
+              <button type="submit" class="primary" disabled={save.busy}>
+                Upload {noun}
+              </button>
+              <button type="button" class="link-button" onClick={reset}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            uploaded && (
+              <button type="button" disabled={disabled || save.busy} onClick={() => void save.run(onRemove)}>
+                Remove {noun}
+              </button>
+            )
+          )}
+        </div>
+        <ErrorText id={`${id}-e`} error={save.error} />
+      </div>
+    </form>
+  );
+}
+
 // --- bound to the store ---------------------------------------------------------------------
 
 export function UserToggle({ prop, label, hint }: { prop: string; label: string; hint?: string }) {
