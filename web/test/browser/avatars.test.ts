@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, openSettings, setUp, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -23,14 +23,6 @@ async function loadedImage(within: Locator): Promise<string | null> {
     const img = el.querySelector('img');
     return img && img.complete && img.naturalWidth > 0 ? img.getAttribute('src') : null;
   });
-}
-
-async function until(what: string, check: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Saves the page at desktop and phone sizes, light and dark, as <dir>/avatars-<name>-<size>-<theme>.png. */
@@ -78,10 +70,7 @@ describe('avatars and the organization icon', { skip: skip ?? false }, () => {
     await env?.close();
   });
 
-  const open = async (p: Person, hash: string) => {
-    await p.page.evaluate((h) => (location.hash = h), hash);
-    await p.page.getByRole('dialog', { name: /settings/ }).waitFor();
-  };
+  const open = openSettings;
 
   test("Bob uploads an avatar and Ada's open page shows it without a reload; a bad file changes nothing", async () => {
     const message = ada.page.getByRole('article', { name: /Bob/ }).first();

@@ -151,3 +151,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
+
+/** Polls a condition of the page (a live change arrives by event, a moment later). */
+export async function until(what: string, check: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Opens a settings page by its URL (`#settings/profile`) and waits until the overlay has the focus. */
+export async function openSettings(p: Person, hash: string): Promise<void> {
+  await p.page.evaluate((h) => (location.hash = h), hash);
+  await p.page.getByRole('dialog', { name: /settings/ }).waitFor();
+  await p.page.waitForFunction(() => document.activeElement?.closest('[role=dialog]') != null);
+}
