@@ -3,7 +3,7 @@
 //   parley-backup.json   what the folder holds (written last: a folder without it is no backup)
 //   parley.db            SQLite: the database, from SQLite's online backup
 //   database/<table>.jsonl  PostgreSQL: each table's rows, one JSON array of column texts a line
-//   uploads/             the uploads folder (files and custom emoji), without its tmp/
+//   uploads/             the uploads folder (files, custom emoji, avatars and icons), without its tmp/
 //
 // The database is copied first and the uploads after it, so every file a copied row names was
 // already there when the copy began; files uploaded later are copied too, unreferenced.
