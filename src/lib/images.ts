@@ -19,6 +19,12 @@ const MAX_INPUT_PIXELS = 40_000_000;
  */
 export async function squarePngs(data: Buffer, sizes: number[]): Promise<Buffer[]> {
   imageExtension(data);
+  // The header's size, read without decoding the pixels.
+  const meta = await sharp(data).metadata().catch(() => null);
+  if (!meta?.width || !meta.height) throw badRequest('Could not decode image; did you upload an image file?');
+  if (meta.width * meta.height > MAX_INPUT_PIXELS) {
+    throw badRequest(`Image is too large: at most ${MAX_INPUT_PIXELS / 1_000_000} million pixels, this one has ${meta.width}x${meta.height}.`);
+  }
   try {
     const image = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
     return await Promise.all(sizes.map((size) => image.clone().resize(size, size, { fit: 'cover' }).png().toBuffer()));

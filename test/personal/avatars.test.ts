@@ -108,10 +108,14 @@ test('avatar uploads refuse non-images, undecodable and oversized files and miss
   t.after(() => s.close());
   s.published.length = 0;
   const broken = Buffer.concat([PNG.subarray(0, 40), Buffer.alloc(200, 7)]);
+  // Small on the wire, 49 million pixels once decoded: refused before decoding.
+  const bomb = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#fff' } }).png({ compressionLevel: 9 }).toBuffer();
+  assert.ok(bomb.length < 5 * 1024 * 1024);
   const cases: [Buffer | null, RegExp][] = [
     [Buffer.from('hello, not an image'), /Invalid image format/],
     [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), /Invalid image format/],
     [broken, /Could not decode image/],
+    [bomb, /Image is too large: at most 40 million pixels, this one has 7000x7000/],
     [null, /exactly one avatar/],
     [Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), /larger than the allowed limit of 5 MiB/],
   ];
@@ -230,4 +234,38 @@ test("a bot's avatar is set by its owner or an administrator through PATCH /bots
   const { bots } = await s.ok('GET', '/api/v1/bots', {}, alice);
   assert.match(bots[0].avatar_url, /\/user_avatars\/.*\?version=2$/);
   assert.equal((await image(s, bots[0].avatar_url)).res.status, 200);
+});
+
+test('a wide image is cropped to its centre, and EXIF orientation is applied first', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  // Red, green and blue thirds of 300x100: the centred square is the green third.
+  const third = (r: number, g: number, b: number) => sharp({ create: { width: 100, height: 100, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  const [red, green, blue] = await Promise.all([third(255, 0, 0), third(0, 255, 0), third(0, 0, 255)]);
+  const stripes = await sharp({ create: { width: 300, height: 100, channels: 3, background: '#000' } })
+    .composite([{ input: red, left: 0, top: 0 }, { input: green, left: 100, top: 0 }, { input: blue, left: 200, top: 0 }])
+    .png()
+    .toBuffer();
+  const pixels = async (url: string) => {
+    const { data } = await image(s, url);
+    const raw = await sharp(data).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...raw.data.subarray((y * raw.info.width + x) * 3, (y * raw.info.width + x) * 3 + 3)];
+    return [at(5, 50), at(50, 50), at(94, 50)];
+  };
+  const res = await post(s, '/users/me/avatar', stripes, s.owner, 'stripes.png');
+  assert.equal(res.status, 200);
+  for (const px of await pixels(res.body.avatar_url)) assert.deepEqual(px, [0, 255, 0]);
+  // Red left half, green right half, stored on its side with EXIF orientation 6 ("rotate 90°
+  // clockwise to show"): it comes out upright, red on the left, not red at the bottom.
+  const halves = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000' } })
+    .composite([{ input: await sharp(red).resize(100, 200).toBuffer(), left: 0, top: 0 }, { input: await sharp(green).resize(100, 200).toBuffer(), left: 100, top: 0 }])
+    .png()
+    .toBuffer();
+  const sideways = await sharp(halves).rotate(-90).withMetadata({ orientation: 6 }).jpeg({ quality: 100 }).toBuffer();
+  assert.equal((await sharp(sideways).metadata()).orientation, 6);
+  const turned = await post(s, '/users/me/avatar', sideways, s.owner, 'sideways.jpg');
+  assert.equal(turned.status, 200);
+  const [left, , right] = await pixels(turned.body.avatar_url);
+  assert.ok(left![0]! > 200 && left![1]! < 60, `red on the left, not ${left!.join(',')}`);
+  assert.ok(right![1]! > 200 && right![0]! < 60, `green on the right, not ${right!.join(',')}`);
 });

@@ -7,6 +7,7 @@ import { Menu } from './Menu.tsx';
 import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
 import { askNotificationPermission, setSound } from './alerts.ts';
 import { notificationPermission } from '../lib/notify.ts';
+import { localImageUrl } from '../lib/images.ts';
 import { canInvite, isAdmin } from './settings/route.ts';
 
 export function Header() {
@@ -95,21 +96,8 @@ export function Header() {
   );
 }
 
-/**
- * An image URL this page may load: our own uploads (avatars, the organization icon) by path, so
- * they load from this origin whatever host the server calls itself. Others (an external avatar
- * service) are blocked by the CSP (img-src 'self'), so they give null and a letter is shown.
- */
-export function localImage(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
-  try {
-    const u = new URL(raw);
-    return u.origin === location.origin || u.pathname.startsWith('/user_avatars/') ? u.pathname + u.search : null;
-  } catch {
-    return null;
-  }
-}
+/** An image URL this page may load (see localImageUrl), or null for a letter instead. */
+export const localImage = (raw: string | null | undefined): string | null => localImageUrl(raw, location.origin);
 
 /** A coloured square with a name's first letter, for a person or organization with no image. */
 function Letter({ name, hue, size }: { name: string; hue: number; size: number }) {
