@@ -60,6 +60,8 @@ describe('avatars and the organization icon', { skip: skip ?? false }, () => {
     bobAccount = await env.server.createUser('Bob');
     await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [adaAccount.email, bobAccount.email] });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'Hello from Bob' }, bobAccount);
+    // Ada's user list shows avatars ("With avatar and status").
+    await env.server.ok('PATCH', '/api/v1/settings', { user_list_style: 3 }, adaAccount);
     // A wide picture with a circle in it: the stored avatar is its centre, cropped square.
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="600" height="400" fill="#2a7ab0"/><circle cx="300" cy="200" r="150" fill="#f4c542"/></svg>';
     photo = await sharp(Buffer.from(svg)).jpeg().toBuffer();
