@@ -2,12 +2,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
+import type sharpTypes from 'sharp';
+import { lazy } from '../lazy.ts';
 import { badRequest } from './errors.ts';
 import { imageExtension, writeDurably } from './uploads.ts';
 
-// Decoded images are not kept between requests; an upload is a one-off.
-sharp.cache(false);
+// Loaded by the first upload (libvips is about 20 MB a server need not carry until then).
+const loadSharp = lazy<typeof sharpTypes>('sharp');
+let configured = false;
+function sharp(...args: Parameters<typeof sharpTypes>): sharpTypes.Sharp {
+  const lib = loadSharp();
+  if (!configured) {
+    // Decoded images are not kept between requests; an upload is a one-off.
+    lib.cache(false);
+    configured = true;
+  }
+  return lib(...args);
+}
 
 /** Larger images (in pixels, before resizing) are refused rather than decoded. */
 const MAX_INPUT_PIXELS = 40_000_000;
