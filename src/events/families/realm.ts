@@ -7,9 +7,12 @@ import { recomputeOwnPermissions } from './own-permissions.ts';
 
 const PERMISSION_INPUTS: ReadonlySet<string> = new Set(PERMISSION_SETTINGS);
 
-/** Sets the setting's snapshot field (its key as declared in the settings registry). */
+/**
+ * Sets the setting's snapshot field: its key as declared in the settings registry, or
+ * `realm_<name>` for what is not a setting (the icon's `icon_url` and `icon_source`).
+ */
 function set(state: State, name: string, value: unknown): void {
-  const key = realmSetting(name)?.snapshot;
+  const key = realmSetting(name)?.snapshot ?? `realm_${name}`;
   if (key && key in state) state[key] = structuredClone(value);
 }
 
