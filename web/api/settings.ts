@@ -115,6 +115,18 @@ export class SettingsApi {
     return on ? this.api.post('/default_streams', { stream_id: id }) : this.api.delete('/default_streams', { stream_id: id });
   }
 
+  addRealmDomain(domain: string, allowSubdomains: boolean): Promise<unknown> {
+    return this.api.post('/realm/domains', { domain, allow_subdomains: allowSubdomains });
+  }
+
+  changeRealmDomain(domain: string, allowSubdomains: boolean): Promise<unknown> {
+    return this.api.patch(`/realm/domains/${encodeURIComponent(domain)}`, { allow_subdomains: allowSubdomains });
+  }
+
+  removeRealmDomain(domain: string): Promise<unknown> {
+    return this.api.delete(`/realm/domains/${encodeURIComponent(domain)}`);
+  }
+
   /** Sends one file as multipart (as the reference's web app does); other parameters as fields. */
   private async postFile<T>(path: string, file: Blob, fileName: string): Promise<T> {
     const form = new FormData();

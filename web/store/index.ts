@@ -207,6 +207,9 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   muted_users(s, e) {
     s.admin.applyMutedUsers(e);
   },
+  realm_domains(s, e) {
+    s.admin.applyRealmDomains(e);
+  },
   user_status(s, e) {
     s.admin.applyUserStatus(e);
   },

@@ -59,6 +59,11 @@ export interface UserStatus {
   reaction_type?: string;
 }
 
+export interface RealmDomain {
+  domain: string;
+  allow_subdomains: boolean;
+}
+
 export type ProfileValue = { value: string; rendered_value?: string };
 
 type Ev = Record<string, unknown>;
@@ -74,6 +79,8 @@ export class AdminStore {
   readonly defaultStreams = signal<number[]>([]);
   readonly mutedUsers = signal<{ id: number; timestamp: number }[]>([]);
   readonly statuses = signal<Map<number, UserStatus>>(new Map());
+  /** The email domains of open sign-up and of the email domain restriction, sorted by domain. */
+  readonly realmDomains = signal<RealmDomain[]>([]);
   /** Counts `invites_changed` events: the event carries no data, so the Invitations section refetches when it moves. */
   readonly invitesVersion = signal(0);
 
@@ -90,6 +97,7 @@ export class AdminStore {
     this.bots.value = (state.realm_bots ?? []) as Bot[];
     this.defaultStreams.value = ((state.realm_default_streams ?? []) as { stream_id: number }[]).map((s) => s.stream_id);
     this.mutedUsers.value = (state.muted_users ?? []) as { id: number; timestamp: number }[];
+    this.realmDomains.value = (state.realm_domains ?? []) as RealmDomain[];
     this.statuses.value = new Map(Object.entries((state.user_status ?? {}) as Record<string, UserStatus>).map(([k, v]) => [Number(k), v]));
   }
 
@@ -164,6 +172,13 @@ export class AdminStore {
 
   applyMutedUsers(e: Ev): void {
     this.mutedUsers.value = (e.muted_users ?? []) as { id: number; timestamp: number }[];
+  }
+
+  /** One domain added, changed (`allow_subdomains`) or removed; the list stays sorted. */
+  applyRealmDomains(e: Ev): void {
+    const others = this.realmDomains.value.filter((d) => d.domain !== (e.op === 'remove' ? e.domain : (e.realm_domain as RealmDomain).domain));
+    const list = e.op === 'remove' ? others : [...others, { ...(e.realm_domain as RealmDomain) }];
+    this.realmDomains.value = list.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
   }
 
   applyUserStatus(e: Ev): void {

@@ -80,7 +80,8 @@ function EditGroup({ group: g }: { group: UserGroup }) {
   const subId = useId();
   const all = store.admin.groups.value;
   const users = store.users.active.value.filter((u) => !g.members.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
-  const candidates = [...all.values()].filter((o) => !o.deactivated && o.id !== g.id && !g.direct_subgroup_ids.includes(o.id));
+  // "Everyone on the Internet" and "Nobody" are settings' values, not sets of people to nest.
+  const candidates = [...all.values()].filter((o) => !o.deactivated && o.id !== g.id && !g.direct_subgroup_ids.includes(o.id) && o.name !== 'role:internet' && o.name !== 'role:nobody');
   return (
     <div class="edit-box" role="group" aria-label={`Edit group ${g.name}`}>
       <TextSetting label="Name" value={g.name} onSave={(v) => settingsApi().updateGroup(g.id, { name: v })} />

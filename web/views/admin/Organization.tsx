@@ -5,6 +5,7 @@ import { ImageSetting, RealmSelect, RealmToggle, Section, TextSetting, type Opti
 import { RealmIcon } from '../Header.tsx';
 import { LANGUAGES } from '../settings/Preferences.tsx';
 import { isOwner } from '../settings/route.ts';
+import { JoiningSettings } from './Joining.tsx';
 
 const opts = (...pairs: [string | number, string][]): Option[] => pairs.map(([value, label]) => ({ value, label }));
 
@@ -49,12 +50,7 @@ export function OrganizationSettings() {
         <RealmSelect prop="create_private_stream_policy" label="Who can create private streams" options={opts(...BASIC)} />
         <RealmSelect prop="invite_to_stream_policy" label="Who can add people to streams" options={opts(...BASIC)} />
       </Section>
-      <Section title="Invitations">
-        <RealmToggle prop="invite_required" label="Invitations are required to join" disabled={!owner} />
-        <RealmSelect prop="invite_to_realm_policy" label="Who can invite people" options={opts(...BASIC, NOBODY)} disabled={!owner} />
-        <RealmSelect prop="waiting_period_threshold" label="New members become full members after" options={opts([0, 'Right away'], [3, '3 days'], [7, '1 week'], [30, '30 days'], [90, '90 days'])} disabled={!owner} />
-        {!owner && <p class="setting-hint">Only owners can change these.</p>}
-      </Section>
+      <JoiningSettings inviteOptions={opts(...BASIC, NOBODY)} />
       <Section title="Messages">
         <RealmToggle prop="allow_message_editing" label="Allow editing messages" />
         <RealmSelect prop="message_content_edit_limit_seconds" label="Time limit for editing messages" options={TIME_LIMITS} disabled={realm.allow_message_editing === false} />

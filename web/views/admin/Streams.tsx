@@ -69,7 +69,13 @@ function CreateStream() {
   const ids = [useId(), useId(), useId(), useId()] as const;
   async function submit(e: Event) {
     e.preventDefault();
-    const ok = await save.run(() => settingsApi().createStream({ name: name.trim(), description, invite_only: priv, stream_post_policy: policy, principals: [store.me] }));
+    const wanted = name.trim();
+    const ok = await save.run(async () => {
+      // The API subscribes to a stream that exists instead of refusing the name: said here instead.
+      const taken = allStreams().find((s) => s.name.toLowerCase() === wanted.toLowerCase());
+      if (taken) throw new Error(`A stream named #${taken.name} already exists.`);
+      await settingsApi().createStream({ name: wanted, description, invite_only: priv, stream_post_policy: policy, principals: [store.me] });
+    });
     if (ok) {
       setName('');
       setDescription('');
