@@ -132,6 +132,9 @@ export function Sidebar() {
         })}
         {subs.length === 0 && <li class="empty">You are not subscribed to any stream.</li>}
       </ul>
+      <a class="browse-streams" href="#settings/streams">
+        Browse and create streams
+      </a>
 
       <h2 class="side-heading">Direct messages</h2>
       <ul class="dms">

@@ -20,7 +20,7 @@ interface StreamRow {
   stream_post_policy?: number;
 }
 
-function allStreams(): StreamRow[] {
+export function allStreams(): StreamRow[] {
   const byId = new Map<number, StreamRow>();
   for (const s of store.streams.streams.value.values()) byId.set(s.stream_id, s as StreamRow);
   for (const s of store.streams.subs.value.values()) byId.set(s.stream_id, { ...(s as unknown as StreamRow), ...byId.get(s.stream_id) });
@@ -60,10 +60,15 @@ export function StreamsSection() {
   );
 }
 
-function CreateStream() {
+/**
+ * The form to create a stream. Members see it too (Personal settings › Streams) when the
+ * organization's policies let them create public or private streams, and only the kinds allowed.
+ */
+export function CreateStream({ allowPublic = true, allowPrivate = true }: { allowPublic?: boolean; allowPrivate?: boolean }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [priv, setPriv] = useState(false);
+  const [chosenPriv, setPriv] = useState(false);
+  const priv = allowPublic ? allowPrivate && chosenPriv : true;
   const [policy, setPolicy] = useState(1);
   const save = useSave();
   const ids = [useId(), useId(), useId(), useId()] as const;
@@ -97,10 +102,12 @@ function CreateStream() {
           </span>
         </div>
         <div class="setting-line">
-          <span class="toggle">
-            <input id={ids[2]} type="checkbox" checked={priv} onChange={(e) => setPriv(e.currentTarget.checked)} />
-            <label for={ids[2]}>Private (only subscribers see it)</label>
-          </span>
+          {allowPrivate && (
+            <span class="toggle">
+              <input id={ids[2]} type="checkbox" checked={priv} disabled={!allowPublic} onChange={(e) => setPriv(e.currentTarget.checked)} />
+              <label for={ids[2]}>Private (only subscribers see it)</label>
+            </span>
+          )}
           <span class="field">
             <label for={ids[3]}>Who can post</label>
             <select id={ids[3]} value={String(policy)} onChange={(e) => setPolicy(Number(e.currentTarget.value))}>

@@ -6,6 +6,7 @@ import { ProfileSection } from './Profile.tsx';
 import { AccountSection } from './Account.tsx';
 import { PreferencesSection } from './Preferences.tsx';
 import { NotificationsSection } from './Notifications.tsx';
+import { StreamsPage } from './Streams.tsx';
 import { OrganizationProfile, OrganizationSettings } from '../admin/Organization.tsx';
 import { UsersSection } from '../admin/Users.tsx';
 import { StreamsSection } from '../admin/Streams.tsx';
@@ -22,6 +23,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   'settings/account': AccountSection,
   'settings/preferences': PreferencesSection,
   'settings/notifications': NotificationsSection,
+  'settings/streams': StreamsPage,
   'organization/profile': OrganizationProfile,
   'organization/settings': OrganizationSettings,
   'organization/users': UsersSection,

@@ -15,6 +15,7 @@ export const PERSONAL_SECTIONS: [string, string][] = [
   ['account', 'Account and privacy'],
   ['preferences', 'Preferences'],
   ['notifications', 'Notifications'],
+  ['streams', 'Your streams'],
 ];
 
 export const ORGANIZATION_SECTIONS: [string, string][] = [
