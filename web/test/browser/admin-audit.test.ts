@@ -1,0 +1,202 @@
+// The audit of joining, personal settings and administration, in a real Chromium against a real
+// server, as two people: the owner, and a member who joins through an invite link the owner made
+// in the UI. The owner's policy changes reach the member's UI live (creating streams, editing
+// messages, the member's role); a deactivation logs the member out at once; the organization's
+// email domains are managed in the UI, a bad domain says why and changes nothing; a stream name
+// already taken is refused; axe-core finds no serious or critical violation on the new pages.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+/** Polls a condition of the page (a live change arrives by event, a moment later). */
+async function until(what: string, check: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const MIA = { email: 'mia@example.com', password: 'a long enough password 1' };
+
+describe('administration audit: an owner and a member who joined by invite link', { skip: skip ?? false }, () => {
+  let env: Env;
+  let owner: Person;
+  let mia: Person;
+  let miaId: number;
+
+  /** Opens a settings URL and waits until the overlay holds the focus (so keys reach it). */
+  const open = async (p: Person, hash: string) => {
+    await p.page.evaluate((h) => (location.hash = h), hash);
+    await p.page.getByRole('dialog', { name: /settings/ }).waitFor();
+    await p.page.waitForFunction(() => document.activeElement?.closest('[role=dialog]') != null);
+  };
+
+  before(async () => {
+    env = await setUp();
+    owner = await logIn(env, env.server.owner.email, env.server.owner.password!);
+    await open(owner, '#organization/invitations');
+    const form = owner.page.getByRole('region', { name: 'Reusable invite link' });
+    await form.getByRole('button', { name: 'Create invite link' }).click();
+    const link = await form.getByRole('textbox', { name: 'Invite link' }).inputValue();
+
+    const context = await newContext(env);
+    const page = await context.newPage();
+    await page.goto(env.url + new URL(link).pathname);
+    await page.getByRole('textbox', { name: 'Email' }).fill(MIA.email);
+    await page.getByRole('textbox', { name: 'Full name' }).fill('Mia Member');
+    await page.getByLabel('Password').fill(MIA.password);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('navigation', { name: 'Streams' }).waitFor();
+    mia = { context, page };
+    const users = (await env.server.ok('GET', '/api/v1/users')).members as { user_id: number; email: string }[];
+    miaId = users.find((u) => u.email === MIA.email)!.user_id;
+  });
+
+  after(async () => {
+    await env?.close();
+  });
+
+  test('the member browses streams from the sidebar; the create form follows the policies live; a taken name is refused', async () => {
+    await mia.page.getByRole('link', { name: 'Browse and create streams' }).click();
+    await mia.page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
+    const create = mia.page.getByRole('button', { name: 'Create stream' });
+    await create.waitFor();
+
+    // The owner lets only administrators create streams, in the UI: the member's form goes.
+    await open(owner, '#organization/settings');
+    await owner.page.getByRole('combobox', { name: 'Who can create public streams' }).selectOption({ label: 'Administrators' });
+    await until('the member to see public creation closed', async () => (await mia.page.getByRole('checkbox', { name: /^Private/ }).isDisabled()) && (await mia.page.getByRole('checkbox', { name: /^Private/ }).isChecked()));
+    await owner.page.getByRole('combobox', { name: 'Who can create private streams' }).selectOption({ label: 'Administrators' });
+    await create.waitFor({ state: 'detached' });
+    await mia.page.getByText('ask an administrator').waitFor();
+    await owner.page.getByRole('combobox', { name: 'Who can create public streams' }).selectOption({ label: 'Members' });
+    await owner.page.getByRole('combobox', { name: 'Who can create private streams' }).selectOption({ label: 'Members' });
+    await create.waitFor();
+
+    // A name that exists: said, and nothing is created or joined.
+    const name = mia.page.getByRole('textbox', { name: 'Stream name' });
+    await name.fill('General');
+    await create.click();
+    await mia.page.getByRole('alert').filter({ hasText: 'A stream named #general already exists.' }).waitFor();
+    const before = (await env.server.ok('GET', '/api/v1/streams')).streams as unknown[];
+
+    await name.fill('lunch');
+    await create.click();
+    await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^lunch/ }).waitFor();
+    const list = mia.page.getByRole('list', { name: 'All streams' });
+    await list.getByRole('button', { name: 'Unsubscribe from lunch' }).click();
+    await list.getByRole('button', { name: 'Subscribe to lunch' }).click();
+    await list.getByRole('button', { name: 'Unsubscribe from lunch' }).waitFor();
+    assert.equal(((await env.server.ok('GET', '/api/v1/streams')).streams as unknown[]).length, before.length + 1);
+  });
+
+  test('editing turned off by the owner leaves the member without "Edit message", live', async () => {
+    await mia.page.evaluate(() => (location.hash = '#feed'));
+    await mia.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'audit', content: 'the owner speaks' });
+    // Mia's own message, sent with her key through the API (the composer is not what is audited).
+    const key = ((await env.server.ok('POST', '/api/v1/fetch_api_key', { username: MIA.email, password: MIA.password })).api_key as string);
+    const res = await fetch(`${env.url}/api/v1/messages`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(`${MIA.email}:${key}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ type: 'stream', to: 'general', topic: 'audit', content: 'mia speaks' }),
+    });
+    assert.equal(res.status, 200);
+    const msg = mia.page.getByRole('article').filter({ hasText: 'mia speaks' });
+    const editItem = mia.page.getByRole('menuitem', { name: 'Edit message' });
+    await msg.getByRole('button', { name: 'Message actions' }).click();
+    await editItem.waitFor();
+    await mia.page.keyboard.press('Escape');
+
+    await owner.page.getByRole('checkbox', { name: 'Allow editing messages' }).uncheck();
+    await until('the setting to reach the member', async () => {
+      await msg.getByRole('button', { name: 'Message actions' }).click();
+      await mia.page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem').first().waitFor();
+      const offered = await editItem.count();
+      await mia.page.keyboard.press('Escape');
+      return offered === 0;
+    });
+    await owner.page.getByRole('checkbox', { name: 'Allow editing messages' }).check();
+  });
+
+  test("the member's role follows live; a deactivation logs the member out at once; reactivation restores the account", async () => {
+    await open(owner, '#organization/users');
+    await owner.page.getByRole('dialog').getByRole('searchbox', { name: 'Filter users' }).fill('mia');
+    await owner.page.getByRole('button', { name: 'Edit Mia Member' }).click();
+    await owner.page.getByRole('combobox', { name: 'Role of Mia Member' }).selectOption({ label: 'Administrator' });
+    await owner.page.getByRole('cell', { name: 'Administrator' }).waitFor();
+    // Mia's menu now offers the organization's settings.
+    await mia.page.getByRole('button', { name: 'Personal menu' }).click();
+    await mia.page.getByRole('menuitem', { name: 'Organization settings' }).waitFor();
+    await mia.page.keyboard.press('Escape');
+    await owner.page.getByRole('combobox', { name: 'Role of Mia Member' }).selectOption({ label: 'Member' });
+    await owner.page.getByRole('cell', { name: 'Member', exact: true }).waitFor();
+
+    await owner.page.getByRole('button', { name: 'Deactivate Mia Member' }).click();
+    await owner.page.getByRole('button', { name: 'Confirm deactivation' }).click();
+    await owner.page.getByText('No users match').waitFor();
+    await mia.page.getByRole('button', { name: 'Log in' }).waitFor({ timeout: 15_000 });
+
+    await owner.page.getByRole('combobox', { name: 'Show' }).selectOption('deactivated');
+    await owner.page.getByRole('button', { name: 'Reactivate Mia Member' }).click();
+    await owner.page.getByText('No users match').waitFor();
+    const me = await env.server.ok('GET', `/api/v1/users/${miaId}`);
+    assert.equal((me.user as { is_active: boolean }).is_active, true);
+    mia = await logIn(env, MIA.email, MIA.password);
+  });
+
+  test('email domains of open sign-up: a bad domain is refused with the reason; one added, changed and removed follows in a second tab', async () => {
+    await open(owner, '#organization/settings');
+    const second = await owner.context.newPage();
+    await second.goto(`${env.url}/#organization/settings`);
+    const form = owner.page.getByRole('form', { name: 'Add an email domain' });
+    const input = form.getByRole('textbox', { name: 'New email domain' });
+    await input.fill('nodot');
+    await form.getByRole('button', { name: 'Add domain' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Invalid domain' }).waitFor();
+    assert.deepEqual((await env.server.ok('GET', '/api/v1/realm/domains')).domains, []);
+
+    await input.fill('Acme.example');
+    await form.getByRole('checkbox', { name: 'Subdomains too' }).check();
+    await form.getByRole('button', { name: 'Add domain' }).click();
+    const otherList = second.getByRole('list', { name: 'Email domains' });
+    await otherList.getByText('acme.example', { exact: true }).waitFor();
+    assert.equal(await otherList.getByRole('checkbox', { name: 'Subdomains of acme.example too' }).isChecked(), true);
+    await owner.page.getByRole('checkbox', { name: 'Subdomains of acme.example too' }).uncheck();
+    await until('the second tab to follow', async () => !(await otherList.getByRole('checkbox', { name: 'Subdomains of acme.example too' }).isChecked()));
+    assert.deepEqual((await env.server.ok('GET', '/api/v1/realm/domains')).domains, [{ domain: 'acme.example', allow_subdomains: false }]);
+
+    // Open sign-up: the hint says what the domains now do.
+    await owner.page.getByRole('checkbox', { name: 'Invitations are required to join' }).uncheck();
+    await second.getByText('Anyone with an address at these domains can sign up').waitFor();
+    await owner.page.getByRole('button', { name: 'Remove domain acme.example' }).click();
+    await otherList.waitFor({ state: 'detached' });
+    await second.getByText('No email domains.').waitFor();
+    await owner.page.getByRole('checkbox', { name: 'Invitations are required to join' }).check();
+    await owner.page.getByRole('listitem').filter({ hasText: 'Email and password' }).getByText('On').waitFor();
+    await second.close();
+  });
+
+  test('nested groups offer people-sets only (no "Nobody", no "Everyone on the Internet")', async () => {
+    await open(owner, '#organization/groups');
+    await owner.page.getByRole('textbox', { name: 'Group name' }).fill('devs');
+    await owner.page.getByRole('button', { name: 'Create group' }).click();
+    await owner.page.getByRole('button', { name: 'Edit group devs' }).click();
+    const options = await owner.page.getByRole('combobox', { name: 'Add a group' }).locator('option').allTextContents();
+    assert.ok(options.some((o) => /Administrators/.test(o)), options.join(' | '));
+    assert.ok(!options.some((o) => /Nobody|Internet/.test(o)), options.join(' | '));
+  });
+
+  test('axe-core: no serious or critical violation on Your streams (member) and Organization settings (owner)', async () => {
+    await open(mia, '#settings/streams');
+    await mia.page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
+    await open(owner, '#organization/settings');
+    await owner.page.getByRole('form', { name: 'Add an email domain' }).waitFor();
+    assert.deepEqual([...(await axeViolations(mia.page)), ...(await axeViolations(owner.page))], []);
+  });
+});
