@@ -41,6 +41,11 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
         <button type="submit" class="primary" disabled={busy}>
           Log in
         </button>
+        {/* Server pages: the reset form mails a link; sign-up says when the organization needs an invitation. */}
+        <p class="login-links">
+          <a href="/accounts/password/reset/">Forgot your password?</a>
+          <a href="/accounts/register/">Sign up</a>
+        </p>
       </form>
     </main>
   );

@@ -192,6 +192,20 @@ describe('administration audit: an owner and a member who joined by invite link'
     assert.ok(!options.some((o) => /Nobody|Internet/.test(o)), options.join(' | '));
   });
 
+  test('the login page leads to "Forgot your password?" and to sign-up, which says an invitation is needed', async () => {
+    const context = await newContext(env, { width: 390, height: 844 });
+    const page = await context.newPage();
+    await page.goto(`${env.url}/`);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('button', { name: 'Send reset link' }).waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByText('requires an invitation').waitFor();
+    await context.close();
+  });
+
   test('axe-core: no serious or critical violation on Your streams (member) and Organization settings (owner)', async () => {
     await open(mia, '#settings/streams');
     await mia.page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
