@@ -192,6 +192,31 @@ describe('administration audit: an owner and a member who joined by invite link'
     assert.ok(!options.some((o) => /Nobody|Internet/.test(o)), options.join(' | '));
   });
 
+  test("a list field's choices, required and editability are edited; the member's profile follows live and keeps their choice", async () => {
+    await open(owner, '#organization/profile-fields');
+    await owner.page.getByRole('combobox', { name: 'Type' }).selectOption({ label: 'List of options' });
+    await owner.page.getByRole('textbox', { name: 'Label' }).fill('Office');
+    await owner.page.getByRole('textbox', { name: 'Choices, one a line' }).fill('Paris\nLima');
+    await owner.page.getByRole('button', { name: 'Add field' }).click();
+
+    await open(mia, '#settings/profile');
+    const office = mia.page.getByRole('combobox', { name: /^Office/ });
+    await office.selectOption({ label: 'Lima' });
+    await until('the choice saved', async () => JSON.stringify((await env.server.ok('GET', `/api/v1/users/${miaId}?include_custom_profile_fields=true`)).user).includes('"value":"1"'));
+
+    await owner.page.getByRole('button', { name: 'Edit field Office' }).click();
+    const edit = owner.page.getByRole('group', { name: 'Edit field Office' });
+    await edit.getByRole('textbox', { name: 'Choices, one a line' }).fill('Lima\nOslo');
+    await edit.getByRole('button', { name: 'Save choices, one a line' }).click();
+    await until("the member's options to follow", async () => (await office.locator('option').allTextContents()).join(',') === 'Not set,Lima,Oslo');
+    assert.equal(await office.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent), 'Lima');
+
+    await edit.getByRole('checkbox', { name: 'Required' }).check();
+    await mia.page.getByRole('combobox', { name: 'Office (required)' }).waitFor();
+    await edit.getByRole('checkbox', { name: 'People can change their own value' }).uncheck();
+    await until('the member to be locked out of the field', () => mia.page.getByRole('combobox', { name: 'Office (required)' }).isDisabled());
+  });
+
   test('the login page leads to "Forgot your password?" and to sign-up, which says an invitation is needed', async () => {
     const context = await newContext(env, { width: 390, height: 844 });
     const page = await context.newPage();

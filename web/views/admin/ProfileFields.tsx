@@ -3,8 +3,8 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, TextSetting, useSave } from '../settings/fields.tsx';
-import { FIELD_TYPES } from '../settings/Profile.tsx';
+import { ErrorText, Section, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
+import { fieldChoices, FIELD_TYPES } from '../settings/Profile.tsx';
 import type { ProfileField } from '../../store/settings-admin.ts';
 
 const typeName = (t: number): string => FIELD_TYPES.find(([v]) => v === t)?.[1] ?? 'Field';
@@ -59,18 +59,36 @@ function EditField({ field: f }: { field: ProfileField }) {
     <div class="edit-box" role="group" aria-label={`Edit field ${f.name}`}>
       <TextSetting label="Field name" value={f.name} onSave={(v) => settingsApi().updateProfileField(f.id, { name: v })} />
       <TextSetting label="Hint" value={f.hint} onSave={(v) => settingsApi().updateProfileField(f.id, { hint: v })} />
+      {f.type === 3 && (
+        <TextSetting
+          label="Choices, one a line"
+          multiline
+          value={fieldChoices(f)
+            .map((c) => c.label)
+            .join('\n')}
+          onSave={(v) => settingsApi().updateProfileField(f.id, { field_data: choicesData(v, f) })}
+        />
+      )}
+      <Toggle label="Required" value={f.required} onSave={(v) => settingsApi().updateProfileField(f.id, { required: v })} />
+      <Toggle label="People can change their own value" value={f.editable_by_user} onSave={(v) => settingsApi().updateProfileField(f.id, { editable_by_user: v })} />
+      <Toggle label="Show in the profile summary" value={f.display_in_profile_summary === true} onSave={(v) => settingsApi().updateProfileField(f.id, { display_in_profile_summary: v })} />
     </div>
   );
 }
 
-/** A list field's choices, one a line, in the API's field_data form. */
-function choicesData(lines: string): string {
+/**
+ * A list field's choices, one a line, in the API's field_data form. A choice kept from `old`
+ * keeps its key, so the people who chose it keep their value; new choices get new keys.
+ */
+function choicesData(lines: string, old?: ProfileField): string {
+  const known = new Map((old ? fieldChoices(old) : []).map((c) => [c.label, c.value]));
+  let next = Math.max(-1, ...[...known.values()].map(Number).filter(Number.isFinite)) + 1;
   const data: Record<string, { text: string; order: string }> = {};
   lines
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
-    .forEach((text, i) => (data[String(i)] = { text, order: String(i) }));
+    .forEach((text, i) => (data[known.get(text) ?? String(next++)] = { text, order: String(i) }));
   return JSON.stringify(data);
 }
 

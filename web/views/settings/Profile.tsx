@@ -53,7 +53,8 @@ export function ProfileSection() {
   );
 }
 
-function fieldChoices(f: ProfileField): { value: string; label: string }[] {
+/** A list field's choices in their order, as { value: key, label: text }. */
+export function fieldChoices(f: ProfileField): { value: string; label: string }[] {
   try {
     const data = JSON.parse(f.field_data || '{}') as Record<string, { text: string; order: string }>;
     return Object.entries(data)
