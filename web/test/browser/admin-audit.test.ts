@@ -217,6 +217,28 @@ describe('administration audit: an owner and a member who joined by invite link'
     await until('the member to be locked out of the field', () => mia.page.getByRole('combobox', { name: 'Office (required)' }).isDisabled());
   });
 
+  test('the status emoji is chosen from the emoji picker; Escape in the picker closes only the picker', async () => {
+    await open(mia, '#settings/profile');
+    const choose = mia.page.getByRole('button', { name: 'Choose emoji' });
+    await choose.click();
+    const picker = mia.page.getByRole('dialog', { name: 'Choose a status emoji' });
+    await picker.getByRole('searchbox').or(picker.getByRole('textbox')).first().waitFor();
+    await mia.page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'detached' });
+    assert.equal(await mia.page.getByRole('dialog', { name: 'Personal settings' }).count(), 1);
+
+    await choose.click();
+    await mia.page.keyboard.type('palm_tree');
+    await picker.getByRole('button', { name: 'palm_tree', exact: true }).click();
+    assert.equal(await mia.page.getByRole('textbox', { name: 'Status emoji' }).inputValue(), 'palm_tree');
+    await mia.page.getByRole('textbox', { name: 'Status text' }).fill('On holiday');
+    await mia.page.getByRole('button', { name: 'Set status' }).click();
+    await until('the status saved', async () => {
+      const all = (await env.server.ok('GET', `/api/v1/users/${miaId}/status`)).status as { emoji_name?: string; status_text?: string };
+      return all.emoji_name === 'palm_tree' && all.status_text === 'On holiday';
+    });
+  });
+
   test('the login page leads to "Forgot your password?" and to sign-up, which says an invitation is needed', async () => {
     const context = await newContext(env, { width: 390, height: 844 });
     const page = await context.newPage();

@@ -1,11 +1,12 @@
 // Personal settings: name, custom profile fields (every type) and status.
-import { useId, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
 import { ErrorText, ImageSetting, Section, Select, TextSetting, Toggle, useSave } from './fields.tsx';
 import { Avatar, localImage } from '../Header.tsx';
 import { isAdmin } from './route.ts';
-import type { ProfileField } from '../../store/settings-admin.ts';
+import type { ProfileField, RealmEmoji } from '../../store/settings-admin.ts';
+import { EmojiPicker, ReactionEmoji } from '../EmojiPicker.tsx';
 
 export const FIELD_TYPES: [number, string][] = [
   [1, 'Short text'],
@@ -135,7 +136,13 @@ function StatusForm() {
   const save = useSave();
   const emojiId = useId();
   const textId = useId();
+  const [picking, setPicking] = useState(false);
+  // The glyph of the emoji picked (or stored), shown beside its name.
+  const [picked, setPicked] = useState<{ emoji_name: string; emoji_code: string; reaction_type: string } | null>(null);
+  const chooseRef = useRef<HTMLButtonElement>(null);
   const shownEmoji = emoji ?? status.emoji_name ?? '';
+  const glyph = picked && picked.emoji_name === shownEmoji ? picked : status.emoji_name && status.emoji_name === shownEmoji && status.emoji_code ? { emoji_name: status.emoji_name, emoji_code: status.emoji_code, reaction_type: status.reaction_type ?? 'unicode_emoji' } : null;
+  const realmEmoji = store.admin.emoji.value as Record<string, RealmEmoji>;
   const shownText = text ?? status.status_text ?? '';
   async function submit(e: Event) {
     e.preventDefault();
@@ -151,7 +158,31 @@ function StatusForm() {
         <div class="setting-line">
           <span class="field">
             <label for={emojiId}>Status emoji</label>
-            <input id={emojiId} value={shownEmoji} placeholder="e.g. palm_tree" size={14} onInput={(e) => setEmoji(e.currentTarget.value)} aria-describedby="status-error" />
+            <span class="status-emoji-line">
+              {glyph && <ReactionEmoji reaction={glyph} realmEmoji={realmEmoji} decorative />}
+              <input id={emojiId} value={shownEmoji} placeholder="e.g. palm_tree" size={14} onInput={(e) => setEmoji(e.currentTarget.value)} aria-describedby="status-error" />
+              <button type="button" ref={chooseRef} aria-expanded={picking} onClick={() => setPicking(!picking)}>
+                Choose emoji
+              </button>
+            </span>
+            {picking && (
+              <div class="status-emoji-picker">
+                <EmojiPicker
+                  label="Choose a status emoji"
+                  realmEmoji={realmEmoji}
+                  onClose={() => {
+                    setPicking(false);
+                    chooseRef.current?.focus();
+                  }}
+                  onSelect={(r) => {
+                    setEmoji(r.emoji_name);
+                    setPicked(r);
+                    setPicking(false);
+                    chooseRef.current?.focus();
+                  }}
+                />
+              </div>
+            )}
           </span>
           <span class="field grow">
             <label for={textId}>Status text</label>

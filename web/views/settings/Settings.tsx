@@ -49,7 +49,7 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
   useLayoutEffect(() => {
     // Escape closes from anywhere on the page, before the main view's keys see it.
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || (e.target as Element | null)?.closest?.('[role=menu], [role=listbox]')) return;
+      if (e.key !== 'Escape' || (e.target as Element | null)?.closest?.('[role=menu], [role=listbox], .emoji-picker')) return;
       e.preventDefault();
       e.stopImmediatePropagation();
       closeSettings();
