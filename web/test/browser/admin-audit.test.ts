@@ -27,6 +27,18 @@ describe('administration audit: an owner and a member who joined by invite link'
   let owner: Person;
   let mia: Person;
   let miaId: number;
+  let generalId: number;
+
+  /** A call as Mia, with her API key (for what the test sets up rather than audits). */
+  const asMia = async (method: string, path: string, params: Record<string, string>) => {
+    const key = (await env.server.ok('POST', '/api/v1/fetch_api_key', { username: MIA.email, password: MIA.password })).api_key as string;
+    const res = await fetch(`${env.url}/api/v1${path}`, {
+      method,
+      headers: { Authorization: `Basic ${Buffer.from(`${MIA.email}:${key}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params),
+    });
+    assert.equal(res.status, 200, await res.text());
+  };
 
   /** Opens a settings URL and waits until the overlay holds the focus (so keys reach it). */
   const open = async (p: Person, hash: string) => {
@@ -54,6 +66,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     mia = { context, page };
     const users = (await env.server.ok('GET', '/api/v1/users')).members as { user_id: number; email: string }[];
     miaId = users.find((u) => u.email === MIA.email)!.user_id;
+    generalId = ((await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id as number);
   });
 
   after(async () => {
@@ -100,13 +113,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'audit', content: 'the owner speaks' });
     // Mia's own message, sent with her key through the API (the composer is not what is audited).
-    const key = ((await env.server.ok('POST', '/api/v1/fetch_api_key', { username: MIA.email, password: MIA.password })).api_key as string);
-    const res = await fetch(`${env.url}/api/v1/messages`, {
-      method: 'POST',
-      headers: { Authorization: `Basic ${Buffer.from(`${MIA.email}:${key}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ type: 'stream', to: 'general', topic: 'audit', content: 'mia speaks' }),
-    });
-    assert.equal(res.status, 200);
+    await asMia('POST', '/messages', { type: 'stream', to: 'general', topic: 'audit', content: 'mia speaks' });
     const msg = mia.page.getByRole('article').filter({ hasText: 'mia speaks' });
     const editItem = mia.page.getByRole('menuitem', { name: 'Edit message' });
     await msg.getByRole('button', { name: 'Message actions' }).click();
@@ -237,6 +244,36 @@ describe('administration audit: an owner and a member who joined by invite link'
       const all = (await env.server.ok('GET', `/api/v1/users/${miaId}/status`)).status as { emoji_name?: string; status_text?: string };
       return all.emoji_name === 'palm_tree' && all.status_text === 'On holiday';
     });
+  });
+
+  test('a muted topic is unmuted from Notifications and the unmuting undone', async () => {
+    await asMia('POST', '/user_topics', { stream_id: String(generalId), topic: 'audit', visibility_policy: '1' });
+    await open(mia, '#settings/notifications');
+    const section = mia.page.getByRole('region', { name: 'Muted topics' });
+    await section.getByRole('button', { name: 'Unmute topic audit' }).click();
+    await section.getByText('No muted topics.').waitFor();
+    await section.getByRole('button', { name: 'Undo' }).click();
+    await section.getByRole('button', { name: 'Unmute topic audit' }).waitFor();
+    const topics = (await mia.page.evaluate(() => fetch('/json/register', { method: 'POST', headers: { 'X-CSRFToken': document.cookie.match(/parley_csrf=([^;]+)/)?.[1] ?? '' }, body: new URLSearchParams({ fetch_event_types: '["user_topic"]' }) }).then((r) => r.json()))) as { user_topics: { topic_name: string; visibility_policy: number }[] };
+    assert.deepEqual(topics.user_topics.map((t) => [t.topic_name, t.visibility_policy]), [['audit', 1]]);
+  });
+
+  test("streams administered by the owner reach the member's sidebar: subscribed, then archived", async () => {
+    await open(owner, '#organization/streams');
+    await owner.page.getByRole('textbox', { name: 'Stream name' }).fill('ops');
+    await owner.page.getByRole('button', { name: 'Create stream' }).click();
+    await owner.page.getByRole('button', { name: 'Edit stream ops' }).click();
+    const edit = owner.page.getByRole('group', { name: 'Edit stream ops' });
+    await edit.getByRole('combobox', { name: 'Subscribe someone' }).selectOption({ label: 'Mia Member' });
+    const side = mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^ops/ });
+    await side.waitFor();
+    await edit.getByRole('button', { name: 'Unsubscribe Mia Member' }).waitFor();
+    await edit.getByRole('checkbox', { name: 'Default stream for new members' }).check();
+    await owner.page.getByRole('listitem').filter({ hasText: 'ops' }).getByText('default', { exact: true }).waitFor();
+    await edit.getByRole('button', { name: 'Archive stream' }).click();
+    await owner.page.getByRole('button', { name: 'Confirm archiving' }).click();
+    await side.waitFor({ state: 'detached' });
+    await owner.page.getByRole('button', { name: 'Edit stream ops' }).waitFor({ state: 'detached' });
   });
 
   test('the login page leads to "Forgot your password?" and to sign-up, which says an invitation is needed', async () => {

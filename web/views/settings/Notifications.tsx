@@ -144,6 +144,7 @@ function AlertWords() {
 
 function MutedTopics() {
   const save = useSave();
+  const [undo, setUndo] = useState<{ streamId: number; topic: string } | null>(null);
   const muted = [...store.streams.userTopics.value.entries()].filter(([, policy]) => policy === 1);
   // The key is `<stream id>\u0000<topic lower-cased>`; the name shown is from the known topics.
   const rows = muted.map(([key]) => {
@@ -164,12 +165,28 @@ function MutedTopics() {
               <span>
                 #{store.streams.name(r.streamId)} › {r.topic}
               </span>
-              <button type="button" onClick={() => void save.run(() => settingsApi().setTopicPolicy(r.streamId, r.topic, 0))}>
+              <button
+                type="button"
+                onClick={() =>
+                  void save.run(async () => {
+                    await settingsApi().setTopicPolicy(r.streamId, r.topic, 0);
+                    setUndo({ streamId: r.streamId, topic: r.topic });
+                  })
+                }
+              >
                 Unmute <span class="sr-only">topic {r.topic}</span>
               </button>
             </li>
           ))}
         </ul>
+      )}
+      {undo !== null && !rows.some((r) => r.streamId === undo.streamId && r.topic.toLowerCase() === undo.topic.toLowerCase()) && (
+        <p role="status">
+          #{store.streams.name(undo.streamId)} › {undo.topic} is no longer muted.{' '}
+          <button type="button" class="link-button" onClick={() => void save.run(async () => (await settingsApi().setTopicPolicy(undo.streamId, undo.topic, 1), setUndo(null)))}>
+            Undo
+          </button>
+        </p>
       )}
       <ErrorText id="muted-topics-error" error={save.error} />
     </Section>
