@@ -166,6 +166,7 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   },
   subscription(s, e) {
     s.streams.applySubscription(e);
+    if (e.op !== 'update') s.admin.subscribersVersion.value++;
   },
   stream(s, e) {
     s.streams.applyStream(e);

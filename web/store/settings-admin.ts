@@ -81,6 +81,8 @@ export class AdminStore {
   readonly statuses = signal<Map<number, UserStatus>>(new Map());
   /** The email domains of open sign-up and of the email domain restriction, sorted by domain. */
   readonly realmDomains = signal<RealmDomain[]>([]);
+  /** Counts subscription changes (peer_add, peer_remove, add, remove): subscriber lists are fetched, not kept, and refetch when it moves. */
+  readonly subscribersVersion = signal(0);
   /** Counts `invites_changed` events: the event carries no data, so the Invitations section refetches when it moves. */
   readonly invitesVersion = signal(0);
 

@@ -268,6 +268,12 @@ describe('administration audit: an owner and a member who joined by invite link'
     const side = mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^ops/ });
     await side.waitFor();
     await edit.getByRole('button', { name: 'Unsubscribe Mia Member' }).waitFor();
+    // Mia leaves on her own: the owner's open subscriber list follows.
+    await asMia('DELETE', '/users/me/subscriptions', { subscriptions: '["ops"]' });
+    await edit.getByRole('button', { name: 'Unsubscribe Mia Member' }).waitFor({ state: 'detached' });
+    await side.waitFor({ state: 'detached' });
+    await edit.getByRole('combobox', { name: 'Subscribe someone' }).selectOption({ label: 'Mia Member' });
+    await side.waitFor();
     await edit.getByRole('checkbox', { name: 'Default stream for new members' }).check();
     await owner.page.getByRole('listitem').filter({ hasText: 'ops' }).getByText('default', { exact: true }).waitFor();
     await edit.getByRole('button', { name: 'Archive stream' }).click();

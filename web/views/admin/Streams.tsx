@@ -165,9 +165,11 @@ function Subscribers({ stream: s }: { stream: StreamRow }) {
   const save = useSave();
   const id = useId();
   const reload = () => settingsApi().streamMembers(s.stream_id).then(setMembers);
+  // Fetched again when anyone's subscriptions change (an event), so the list follows other tabs and people.
+  const version = store.admin.subscribersVersion.value;
   useEffect(() => {
     void save.run(reload);
-  }, [s.stream_id]);
+  }, [s.stream_id, version]);
   const others = store.users.active.value.filter((u) => !members?.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
     <div class="setting">
