@@ -282,6 +282,21 @@ describe('administration audit: an owner and a member who joined by invite link'
     await owner.page.getByRole('button', { name: 'Edit stream ops' }).waitFor({ state: 'detached' });
   });
 
+  test("the bot creation policy changes the member's Add a bot form live", async () => {
+    await open(mia, '#settings/account');
+    const type = mia.page.getByRole('combobox', { name: 'Bot type' });
+    assert.deepEqual(await type.locator('option').allTextContents(), ['Generic bot', 'Incoming webhook']);
+    await open(owner, '#organization/settings');
+    const policy = owner.page.getByRole('combobox', { name: 'Who can create bots' });
+    await policy.selectOption({ label: 'Everyone, but only administrators add generic bots' });
+    await until('only webhooks offered', async () => (await type.locator('option').allTextContents()).join() === 'Incoming webhook');
+    await policy.selectOption({ label: 'Administrators' });
+    await mia.page.getByText('only administrators add bots').waitFor();
+    assert.equal(await mia.page.getByRole('button', { name: 'Create bot' }).count(), 0);
+    await policy.selectOption({ label: 'Everyone' });
+    await mia.page.getByRole('button', { name: 'Create bot' }).waitFor();
+  });
+
   test('the login page leads to "Forgot your password?" and to sign-up, which says an invitation is needed', async () => {
     const context = await newContext(env, { width: 390, height: 844 });
     const page = await context.newPage();

@@ -71,7 +71,7 @@ export function OrganizationSettings() {
         />
       </Section>
       <Section title="Other permissions">
-        <RealmSelect prop="bot_creation_policy" label="Who can create bots" options={opts([1, 'Everyone'], [2, 'Everyone, but only generic bots'], [3, 'Administrators'])} />
+        <RealmSelect prop="bot_creation_policy" label="Who can create bots" options={opts([1, 'Everyone'], [2, 'Everyone, but only administrators add generic bots'], [3, 'Administrators'])} />
         <RealmSelect prop="user_group_edit_policy" label="Who can create and edit user groups" options={opts(...BASIC)} />
         <RealmSelect prop="add_custom_emoji_policy" label="Who can add custom emoji" options={opts(...BASIC)} />
         <RealmToggle prop="name_changes_disabled" label="Prevent people from changing their names" />

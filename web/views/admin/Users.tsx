@@ -88,6 +88,11 @@ function UserRow({ user: u, open, onToggle }: { user: User; open: boolean; onTog
         <th scope="row">
           {u.full_name}
           {me && <span class="setting-hint"> (you)</span>}
+          {u.is_active && (
+            <span class="narrow-only setting-hint">
+              {lastActive(u)}
+            </span>
+          )}
         </th>
         <td class="wide-only">{u.email}</td>
         <td>{roleName(u.role)}</td>

@@ -169,10 +169,25 @@ const BOT_TYPES: [number, string][] = [
   [2, 'Incoming webhook'],
 ];
 
+/** The kinds of bot the realm's bot_creation_policy lets the person add (1 everyone, 2 generic bots by administrators, 3 administrators). */
+function allowedBotTypes(): [number, string][] {
+  const role = store.users.get(store.me)?.role ?? 400;
+  if (role <= 200) return BOT_TYPES;
+  const policy = store.settings.realm.value.bot_creation_policy;
+  if (role >= 600 || policy === 3) return [];
+  return policy === 2 ? BOT_TYPES.filter(([t]) => t !== 1) : BOT_TYPES;
+}
+
 function CreateBotForm() {
+  const types = allowedBotTypes();
+  return types.length === 0 ? <p class="setting-hint">The organization lets only administrators add bots.</p> : <CreateBot types={types} />;
+}
+
+function CreateBot({ types }: { types: [number, string][] }) {
   const [name, setName] = useState('');
   const [short, setShort] = useState('');
-  const [type, setType] = useState(1);
+  const [chosen, setType] = useState(types[0]![0]);
+  const type = types.some(([t]) => t === chosen) ? chosen : types[0]![0];
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const save = useSave();
   const a = useId();
@@ -201,7 +216,7 @@ function CreateBotForm() {
         <span class="field">
           <label for={c}>Bot type</label>
           <select id={c} value={String(type)} onChange={(e) => setType(Number(e.currentTarget.value))}>
-            {BOT_TYPES.map(([v, l]) => (
+            {types.map(([v, l]) => (
               <option key={v} value={String(v)}>
                 {l}
               </option>
