@@ -6,6 +6,7 @@ import { client, store } from './context.ts';
 import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref } from './state.ts';
 import { currentNarrow } from './nav.ts';
 import { dmUserIds, operandIds } from '../store/match.ts';
+import { composeBlocked } from '../store/permissions.ts';
 import type { Draft } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
 import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
@@ -74,6 +75,13 @@ export function Compose() {
   const typingIdle = useRef<ReturnType<typeof setTimeout>>();
   const draftTimer = useRef<ReturnType<typeof setTimeout>>();
   const subs = store.streams.sorted.value;
+  const blocked = composeBlocked(
+    c.type === 'stream'
+      ? { type: 'stream', streamName: store.streams.name(c.streamId ?? undefined), postPolicy: (store.streams.subs.value.get(c.streamId ?? -1) as { stream_post_policy?: number } | undefined)?.stream_post_policy, topic: c.topic, content: c.content }
+      : { type: 'private', recipients: c.to.length, allBots: c.to.every((id) => store.users.get(id)?.is_bot === true) },
+    store.users.get(store.me)?.role ?? 400,
+    store.settings.realm.value,
+  );
 
   useLayoutEffect(() => {
     const f = composeFocus.value;
@@ -158,7 +166,8 @@ export function Compose() {
 
   async function send() {
     const cur = compose.peek()!;
-    if (!cur.content.trim() || sending) return;
+    // The rule is shown under the message box (the Send button is off); Enter does nothing either.
+    if (!cur.content.trim() || sending || blocked) return;
     let outgoing;
     if (cur.type === 'stream') {
       if (cur.streamId === null) return showToast('Choose a stream.', true);
@@ -361,6 +370,9 @@ export function Compose() {
             </label>
           </div>
         ))}
+        <p id="compose-blocked" class="compose-notice" role="status">
+          {blocked}
+        </p>
         <div class="compose-actions">
           <label class="file-button">
             <input type="file" multiple class="sr-only" aria-label="Attach files" onChange={(e) => {
@@ -378,7 +390,7 @@ export function Compose() {
           </label>
           <span class="spacer" />
           {c.draftId !== undefined && <span class="muted-text">Draft saved</span>}
-          <button type="submit" class="primary" disabled={sending}>
+          <button type="submit" class="primary" disabled={sending || blocked !== null} aria-describedby="compose-blocked">
             Send
           </button>
         </div>

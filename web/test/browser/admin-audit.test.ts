@@ -297,6 +297,32 @@ describe('administration audit: an owner and a member who joined by invite link'
     await mia.page.getByRole('button', { name: 'Create bot' }).waitFor();
   });
 
+  test("a stream's posting policy and required topics change the member's compose box live", async () => {
+    await mia.page.evaluate(() => (location.hash = '#feed'));
+    await mia.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await mia.page.getByRole('button', { name: 'New topic' }).click();
+    const send = mia.page.getByRole('button', { name: 'Send' });
+    await mia.page.getByRole('textbox', { name: 'Message' }).fill('hello');
+    assert.equal(await send.isDisabled(), false);
+
+    await open(owner, '#organization/streams');
+    await owner.page.getByRole('button', { name: 'Edit stream general' }).click();
+    const edit = owner.page.getByRole('group', { name: 'Edit stream general' });
+    await edit.getByRole('combobox', { name: 'Who can post' }).selectOption({ label: 'Administrators only' });
+    await mia.page.getByRole('status').filter({ hasText: 'Only administrators can post in #general.' }).waitFor();
+    assert.equal(await send.isDisabled(), true);
+    await edit.getByRole('combobox', { name: 'Who can post' }).selectOption({ label: 'Everyone' });
+    await until('Send to come back', async () => !(await send.isDisabled()));
+
+    await env.server.ok('PATCH', '/api/v1/realm', { mandatory_topics: true });
+    await mia.page.getByRole('status').filter({ hasText: 'Topics are required' }).waitFor();
+    await mia.page.getByRole('combobox', { name: 'Topic' }).or(mia.page.getByRole('textbox', { name: 'Topic' })).first().fill('lunch');
+    await until('the notice to go with a topic', async () => !(await send.isDisabled()));
+    await env.server.ok('PATCH', '/api/v1/realm', { mandatory_topics: false });
+    await mia.page.getByRole('button', { name: 'Close compose' }).click();
+  });
+
   test('the login page leads to "Forgot your password?" and to sign-up, which says an invitation is needed', async () => {
     const context = await newContext(env, { width: 390, height: 844 });
     const page = await context.newPage();
