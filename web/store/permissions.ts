@@ -46,14 +46,15 @@ export function canMoveTopic(m: Message, r: Rules): boolean {
   return policyAllows(r.realm.edit_topic_policy ?? POLICY.EVERYONE, r.role) && withinLimit(r.realm.move_messages_within_stream_limit_seconds ?? 604800, m, r.now);
 }
 
-export type ComposeTo = { type: 'stream'; streamName: string; postPolicy: unknown; topic: string; content: string } | { type: 'private'; recipients: number; allBots: boolean };
+/** Where compose points; for direct messages, `toOneBot`: the one recipient (oneself aside) is a bot. */
+export type ComposeTo = { type: 'stream'; streamName: string; postPolicy: unknown; topic: string; content: string } | { type: 'private'; recipients: number; toOneBot: boolean };
 
 /**
  * Why the organization's rules refuse what compose would send (the server's checks: the stream's
  * post policy, topics required, direct messages only with bots); null when nothing does.
  */
 export function composeBlocked(to: ComposeTo, role: number, realm: Record<string, unknown>): string | null {
-  if (to.type === 'private') return realm.private_message_policy === 2 && to.recipients > 0 && !to.allBots ? 'Direct messages are allowed only with bots in this organization.' : null;
+  if (to.type === 'private') return realm.private_message_policy === 2 && to.recipients > 0 && !to.toOneBot ? 'Direct messages are disabled in this organization, except to a bot.' : null;
   if (to.postPolicy === 2 && role > ROLE.ADMIN) return `Only administrators can post in #${to.streamName}.`;
   if (to.postPolicy === 4 && role > ROLE.MODERATOR) return `Only moderators and administrators can post in #${to.streamName}.`;
   if (to.postPolicy === 3 && role >= ROLE.GUEST) return `Only full members can post in #${to.streamName}.`;

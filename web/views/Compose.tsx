@@ -78,7 +78,7 @@ export function Compose() {
   const blocked = composeBlocked(
     c.type === 'stream'
       ? { type: 'stream', streamName: store.streams.name(c.streamId ?? undefined), postPolicy: (store.streams.subs.value.get(c.streamId ?? -1) as { stream_post_policy?: number } | undefined)?.stream_post_policy, topic: c.topic, content: c.content }
-      : { type: 'private', recipients: c.to.length, allBots: c.to.every((id) => store.users.get(id)?.is_bot === true) },
+      : { type: 'private', recipients: c.to.length, toOneBot: c.to.filter((id) => id !== store.me).length === 1 && c.to.some((id) => id !== store.me && store.users.get(id)?.is_bot === true) },
     store.users.get(store.me)?.role ?? 400,
     store.settings.realm.value,
   );

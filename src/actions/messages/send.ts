@@ -71,6 +71,17 @@ export async function checkCanPost(app: AppContext, sender: User, realm: Realm, 
   }
 }
 
+/**
+ * The realm's private_message_policy: with direct messages disabled (2), a bot may still send
+ * them, and a person may write to one bot alone (the reference's rule).
+ */
+export function checkDirectMessagePolicy(realm: Realm, sender: User, recipients: User[]): void {
+  if (realmSettings(realm).private_message_policy !== 2 || sender.is_bot) return;
+  const others = recipients.filter((u) => u.id !== sender.id);
+  if (others.length === 1 && others[0]!.is_bot) return;
+  throw badRequest('Direct messages are disabled in this organization.');
+}
+
 export async function checkSendMessage(app: AppContext, sender: User, realm: Realm, input: SendInput): Promise<number> {
   const content = checkContent(input.content);
   if (hasBadCharacters(content.replace(/\r/g, ''))) throw badRequest('Message contains invalid characters');
@@ -81,6 +92,8 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   } else if (a.users.some((u) => !u.is_active)) {
     const gone = a.users.find((u) => !u.is_active)!;
     throw badRequest(`'${gone.email}' is no longer using Parley.`);
+  } else if (!input.internal) {
+    checkDirectMessagePolicy(realm, sender, a.users);
   }
   const url = realmUrl(app.config, realm);
   const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });

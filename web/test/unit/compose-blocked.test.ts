@@ -21,9 +21,9 @@ test('required topics refuse an empty topic once there is something to send', ()
   assert.equal(composeBlocked(stream(1, '', 'hi'), 400, { mandatory_topics: false }), null);
 });
 
-test('direct messages only with bots', () => {
-  const dm = (allBots: boolean, recipients = 1) => ({ type: 'private' as const, recipients, allBots });
-  assert.match(composeBlocked(dm(false), 400, { private_message_policy: 2 }) ?? '', /only with bots/);
+test('direct messages disabled, except to one bot', () => {
+  const dm = (toOneBot: boolean, recipients = 1) => ({ type: 'private' as const, recipients, toOneBot });
+  assert.match(composeBlocked(dm(false), 400, { private_message_policy: 2 }) ?? '', /disabled in this organization, except to a bot/);
   assert.equal(composeBlocked(dm(true), 400, { private_message_policy: 2 }), null);
   assert.equal(composeBlocked(dm(false, 0), 400, { private_message_policy: 2 }), null);
   assert.equal(composeBlocked(dm(false), 400, { private_message_policy: 1 }), null);
