@@ -75,6 +75,9 @@ export function UsersSection() {
         </tbody>
       </table>
       {users.length === 0 && <p class="setting-hint">No users match.</p>}
+      <p class="setting-hint">
+        <a href="#organization/invitations">Invite people and see pending invitations</a>
+      </p>
     </>
   );
 }
