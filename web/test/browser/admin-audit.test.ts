@@ -6,19 +6,10 @@
 // already taken is refused; axe-core finds no serious or critical violation on the new pages.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, newContext, openSettings, setUp, until, type Env, type Person } from './harness.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# browser tests skipped: ${skip}`);
-
-/** Polls a condition of the page (a live change arrives by event, a moment later). */
-async function until(what: string, check: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const MIA = { email: 'mia@example.com', password: 'a long enough password 1' };
 
@@ -40,12 +31,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     assert.equal(res.status, 200, await res.text());
   };
 
-  /** Opens a settings URL and waits until the overlay holds the focus (so keys reach it). */
-  const open = async (p: Person, hash: string) => {
-    await p.page.evaluate((h) => (location.hash = h), hash);
-    await p.page.getByRole('dialog', { name: /settings/ }).waitFor();
-    await p.page.waitForFunction(() => document.activeElement?.closest('[role=dialog]') != null);
-  };
+  const open = openSettings;
 
   before(async () => {
     env = await setUp();
