@@ -1,6 +1,7 @@
 // One client's event queue: its options, the events it has not acknowledged, and at most one
 // waiting long-poll.
 import type { ClientOptions } from './family.ts';
+import { queuedJson, shareJson } from './serialized.ts';
 import type { BaseEvent, QueuedEvent } from './types.ts';
 
 /** What a queue saves across a restart. */
@@ -21,9 +22,22 @@ export interface Waiter {
   respond(events: QueuedEvent[]): void;
 }
 
+/**
+ * Queues with a waiting poll that received events in this tick. Events published by one action
+ * (or several in the same tick) arrive together: each poll is answered once with all of them,
+ * and one callback answers every queue.
+ */
+const toFlush = new Set<EventQueue>();
+
+function flushAll(): void {
+  for (const q of toFlush) {
+    toFlush.delete(q);
+    q.flush();
+  }
+}
+
 export class EventQueue {
   waiter: Waiter | null = null;
-  private flushScheduled = false;
 
   constructor(readonly data: QueueData) {}
 
@@ -35,16 +49,14 @@ export class EventQueue {
     return this.data.eventTypes === null || this.data.eventTypes.includes(type) || type === 'heartbeat';
   }
 
+  /** Queues one event; `event` may be shared by many queues, whose JSON is then made once. */
   push(event: BaseEvent): void {
     const queued = { ...event, id: ++this.data.lastEventId } as QueuedEvent;
+    shareJson(queued, event);
     this.data.events.push(queued);
-    // Events published by one action arrive in the same tick: answer the poll once with all of them.
-    if (this.waiter && !this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        this.flush();
-      });
+    if (this.waiter) {
+      if (toFlush.size === 0) setImmediate(flushAll);
+      toFlush.add(this);
     }
   }
 
@@ -56,7 +68,11 @@ export class EventQueue {
   }
 
   newerThan(lastEventId: number): QueuedEvent[] {
-    return this.data.events.filter((e) => e.id > lastEventId);
+    const events = this.data.events;
+    // Events are in id order: the answer is the tail after the first newer one.
+    let i = events.length;
+    while (i > 0 && events[i - 1]!.id > lastEventId) i--;
+    return events.slice(i);
   }
 
   /** Answers the waiting poll if there is something for it. */
@@ -77,4 +93,11 @@ export class EventQueue {
     this.waiter = null;
     w.respond([]);
   }
+}
+
+/** The JSON text of a poll's events, each made from its shared form's text where it has one. */
+export function eventsJson(events: readonly QueuedEvent[]): string {
+  let out = '[';
+  for (let i = 0; i < events.length; i++) out += (i === 0 ? '' : ',') + queuedJson(events[i]!);
+  return out + ']';
 }

@@ -29,7 +29,17 @@ export interface ApiRequest<P> {
 
 /** A handler returns the success fields, or `SENT` when it wrote the reply itself (files). */
 export const SENT = Symbol('sent');
-export type HandlerResult = Record<string, unknown> | typeof SENT;
+
+/**
+ * Success fields already in JSON (`"name":value,...`), for answers put together from parts that
+ * were serialized once for many requests (a long-poll's events): the route layer wraps them in the
+ * success envelope without parsing or serializing them again.
+ */
+export class JsonFields {
+  constructor(readonly text: string) {}
+}
+
+export type HandlerResult = Record<string, unknown> | JsonFields | typeof SENT;
 
 export interface Route<S extends ParamSpecs = ParamSpecs> {
   method: Method;
@@ -132,6 +142,10 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
         if (result === SENT) return reply;
         // What a user reads is theirs: no cache (browser or proxy) keeps it.
         if (user !== null) reply.header('cache-control', 'no-store');
+        if (result instanceof JsonFields) {
+          const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
+          return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`{"result":"success","msg":"",${result.text}${extra}}`);
+        }
         const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
         return reply.code(200).send(body);

@@ -1,6 +1,6 @@
 // Registering an event queue, long-polling it, and deleting it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { route, SENT } from '../http/route.ts';
+import { JsonFields, route, SENT } from '../http/route.ts';
 import { optional, p, alias } from '../http/params.ts';
 import type { AppContext } from '../context.ts';
 import { isGuest } from '../lib/access.ts';
@@ -9,6 +9,7 @@ import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
 import { realmSettings } from '../lib/realm.ts';
 import type { ClientCapabilities } from '../events/family.ts';
 import { badQueue, type QueueManager } from '../events/manager.ts';
+import { eventsJson } from '../events/queue.ts';
 import { CAPABILITY_NAMES, register } from '../events/register.ts';
 
 function queuesOf(app: AppContext): QueueManager {
@@ -132,7 +133,8 @@ export const eventRoutes = [
       const queues = queuesOf(app);
       const queue = queues.get(params.queue_id, user.id);
       const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn));
-      return { events, queue_id: queue.id };
+      // Each event's JSON is made once for every queue that got the same form (serialized.ts).
+      return new JsonFields(`"events":${eventsJson(events)},"queue_id":${JSON.stringify(queue.id)}`);
     },
   }),
   route({
