@@ -227,14 +227,16 @@ export class QueueManager implements EventHub {
         },
       };
       q.waiter = waiter;
-      const jitter = 0.9 + Math.random() * 0.2;
+      // 90% to 110% of the period in steps of 1%: timers of one duration share a list of the
+      // runtime's, where a duration of its own would cost a heap insertion and removal per poll.
+      const delay = (90 + Math.floor(Math.random() * 21)) * this.opts.heartbeatSeconds * 10;
       const timer = setTimeout(() => {
         this.heartbeats.delete(q);
         if (q.waiter === waiter) {
           q.push({ type: 'heartbeat' });
           q.flush();
         }
-      }, this.opts.heartbeatSeconds * 1000 * jitter);
+      }, delay);
       this.heartbeats.set(q, timer);
       onClose(() => {
         if (q.waiter !== waiter) return;

@@ -128,9 +128,12 @@ export const eventRoutes = [
       dont_block: optional(p.bool(), false),
     },
     async handler({ app, user, params, http, reply }) {
-      const forwarded = await forwardToOwner(app, params.queue_id, params, http, reply);
-      if (forwarded) return forwarded;
       const queues = queuesOf(app);
+      // A poll of a queue held here (nearly every one) goes straight to it.
+      if (!queues.has(params.queue_id)) {
+        const forwarded = await forwardToOwner(app, params.queue_id, params, http, reply);
+        if (forwarded) return forwarded;
+      }
       const queue = queues.get(params.queue_id, user.id);
       const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn));
       // Each event's JSON is made once for every queue that got the same form (serialized.ts).
