@@ -1,7 +1,7 @@
 // One client's event queue: its options, the events it has not acknowledged, and at most one
 // waiting long-poll.
 import type { ClientOptions } from './family.ts';
-import { queuedJson, shareJson } from './serialized.ts';
+import { queuedJson } from './serialized.ts';
 import type { BaseEvent, QueuedEvent } from './types.ts';
 
 /** What a queue saves across a restart. */
@@ -38,8 +38,18 @@ function flushAll(): void {
 
 export class EventQueue {
   waiter: Waiter | null = null;
+  /**
+   * The form each queued event was copied from (shared with the other queues that got the same
+   * form, so its JSON is made once): `#forms[i]` is that of the event with id `#formsFrom + i`.
+   * A restored queue's older events have none. An array rather than a property of the events
+   * or a WeakMap: either costs more per event than the serialization it saves.
+   */
+  #forms: BaseEvent[] = [];
+  #formsFrom: number;
 
-  constructor(readonly data: QueueData) {}
+  constructor(readonly data: QueueData) {
+    this.#formsFrom = data.lastEventId + 1;
+  }
 
   get id(): string {
     return this.data.id;
@@ -52,8 +62,8 @@ export class EventQueue {
   /** Queues one event; `event` may be shared by many queues, whose JSON is then made once. */
   push(event: BaseEvent): void {
     const queued = { ...event, id: ++this.data.lastEventId } as QueuedEvent;
-    shareJson(queued, event);
     this.data.events.push(queued);
+    this.#forms.push(event);
     if (this.waiter) {
       if (toFlush.size === 0) setImmediate(flushAll);
       toFlush.add(this);
@@ -65,6 +75,11 @@ export class EventQueue {
     if (this.data.events.length > 0 && this.data.events[0]!.id <= lastEventId) {
       this.data.events = this.data.events.filter((e) => e.id > lastEventId);
     }
+    const drop = Math.min(this.#forms.length, lastEventId + 1 - this.#formsFrom);
+    if (drop > 0) {
+      this.#forms = this.#forms.slice(drop);
+      this.#formsFrom += drop;
+    }
   }
 
   newerThan(lastEventId: number): QueuedEvent[] {
@@ -73,6 +88,16 @@ export class EventQueue {
     let i = events.length;
     while (i > 0 && events[i - 1]!.id > lastEventId) i--;
     return events.slice(i);
+  }
+
+  /** The JSON text of these events of this queue, each made from its shared form's text where it has one. */
+  eventsJson(events: readonly QueuedEvent[]): string {
+    let out = '[';
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      out += (i === 0 ? '' : ',') + queuedJson(e, this.#forms[e.id - this.#formsFrom]);
+    }
+    return out + ']';
   }
 
   /** Answers the waiting poll if there is something for it. */
@@ -93,11 +118,4 @@ export class EventQueue {
     this.waiter = null;
     w.respond([]);
   }
-}
-
-/** The JSON text of a poll's events, each made from its shared form's text where it has one. */
-export function eventsJson(events: readonly QueuedEvent[]): string {
-  let out = '[';
-  for (let i = 0; i < events.length; i++) out += (i === 0 ? '' : ',') + queuedJson(events[i]!);
-  return out + ']';
 }

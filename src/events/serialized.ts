@@ -6,28 +6,20 @@ import type { BaseEvent, QueuedEvent } from './types.ts';
 
 /** The JSON of each shared form, without the closing brace; null when the form has its own `id`. */
 const formText = new WeakMap<BaseEvent, string | null>();
-/** The shared form each queued copy was made from. */
-const formOf = new WeakMap<QueuedEvent, BaseEvent>();
-
-/** Records that `queued` is `{ ...form, id }`, so its JSON can be made from the form's. */
-export function shareJson(queued: QueuedEvent, form: BaseEvent): void {
-  formOf.set(queued, form);
-}
 
 function textOf(form: BaseEvent): string | null {
   let text = formText.get(form);
   if (text === undefined) {
     // `{ ...form, id }` puts `id` last unless the form has one of its own (then in its place).
     const json = Object.hasOwn(form, 'id') ? null : JSON.stringify(form);
-    text = json === null || json.length < 2 ? null : json === '{}' ? '{' : json.slice(0, -1) + ',';
+    text = json === null || !json.endsWith('}') ? null : json === '{}' ? '{' : json.slice(0, -1) + ',';
     formText.set(form, text);
   }
   return text;
 }
 
-/** The JSON of a queued event: exactly `JSON.stringify(queued)`. */
-export function queuedJson(queued: QueuedEvent): string {
-  const form = formOf.get(queued);
+/** The JSON of a queued event made as `{ ...form, id }` from `form` (if known): exactly `JSON.stringify(queued)`. */
+export function queuedJson(queued: QueuedEvent, form: BaseEvent | undefined): string {
   const text = form === undefined ? null : textOf(form);
   return text === null ? JSON.stringify(queued) : `${text}"id":${queued.id}}`;
 }

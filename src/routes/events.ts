@@ -9,7 +9,6 @@ import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
 import { realmSettings } from '../lib/realm.ts';
 import type { ClientCapabilities } from '../events/family.ts';
 import { badQueue, type QueueManager } from '../events/manager.ts';
-import { eventsJson } from '../events/queue.ts';
 import { CAPABILITY_NAMES, register } from '../events/register.ts';
 
 function queuesOf(app: AppContext): QueueManager {
@@ -137,7 +136,7 @@ export const eventRoutes = [
       const queue = queues.get(params.queue_id, user.id);
       const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn));
       // Each event's JSON is made once for every queue that got the same form (serialized.ts).
-      return new JsonFields(`"events":${eventsJson(events)},"queue_id":${JSON.stringify(queue.id)}`);
+      return new JsonFields(`"events":${queue.eventsJson(events)},"queue_id":${JSON.stringify(queue.id)}`);
     },
   }),
   route({

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ClientOptions } from '../../src/events/family.ts';
 import { QueueManager } from '../../src/events/manager.ts';
-import { eventsJson, type EventQueue } from '../../src/events/queue.ts';
+import type { EventQueue } from '../../src/events/queue.ts';
 import { createLogger } from '../../src/log.ts';
 import { encodeParams, httpRequest, startServer, type Account, type TestServer } from '../helpers/server.ts';
 
@@ -149,7 +149,7 @@ test('a published event is serialized once per client form, and each queue gets 
     }, [1]);
     // An event that carries an `id` of its own keeps its place for the queue-local id.
     manager.publish({ type: 'custom_thing', id: 99, value: 'v' }, [1]);
-    const texts = queues.map((q) => eventsJson(q.newerThan(-1)));
+    const texts = queues.map((q) => q.eventsJson(q.newerThan(-1)));
     // Three forms: rendered, raw, and the sender's (with its local_message_id).
     assert.equal(serialized, 3);
     for (const [i, q] of queues.entries()) assert.equal(texts[i], JSON.stringify(q.newerThan(-1)));
@@ -159,7 +159,7 @@ test('a published event is serialized once per client form, and each queue gets 
     assert.notEqual(texts[3], texts[0]);
     assert.deepEqual(JSON.parse(texts[0]!)[1], { type: 'custom_thing', id: 1, value: 'v' });
     // Answering again (a poll that did not acknowledge) serializes nothing again.
-    queues.map((q) => eventsJson(q.newerThan(-1)));
+    queues.map((q) => q.eventsJson(q.newerThan(-1)));
     assert.equal(serialized, 3);
   } finally {
     manager.stop();
