@@ -41,3 +41,15 @@ export function apiClient(base: string): { call: Call; agent: http.Agent } {
   };
   return { call, agent };
 }
+
+/** Makes `n` members through the owner's credentials; their `email:apiKey` credentials. */
+export async function createUsers(call: Call, owner: string, n: number): Promise<string[]> {
+  const users: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const email = `u${i}@example.com`;
+    await call('POST', '/users', owner, { email, password: `password-${i}-x`, full_name: `User ${i}` });
+    const key = await call('POST', '/fetch_api_key', owner, { username: email, password: `password-${i}-x` });
+    users.push(`${email}:${String(key.body.api_key)}`);
+  }
+  return users;
+}

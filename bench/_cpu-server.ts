@@ -1,10 +1,11 @@
-// The server side of bench/users-me.ts: a bare node:http server or a Parley process (from the
-// source tree in PARLEY_SRC, so two versions can be compared in one run) that reports its CPU
-// time over IPC. Run by bench/users-me.ts, not directly.
+// The server side of bench/users-me.ts and bench/delivery.ts: a bare node:http server or a
+// Parley process (from the source tree in PARLEY_SRC, so two versions can be compared in one run)
+// that reports its CPU time over IPC. Run by those benches, not directly.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { BENCH_RATE_LIMITS } from './_limits.ts';
 
 const kind = process.argv[2];
 let url: string;
@@ -25,7 +26,7 @@ if (kind === 'bare') {
   const { checkCreateRealm } = (await import(path.join(src, 'actions/realms.ts'))) as typeof import('../src/actions/realms.ts');
   const { createLogger } = (await import(path.join(src, 'log.ts'))) as typeof import('../src/log.ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-  const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { EXTERNAL_HOST: 'localhost' });
+  const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { ...BENCH_RATE_LIMITS, EXTERNAL_HOST: 'localhost' });
   const server = await createServer(config, { log: createLogger('warn') });
   url = (await server.listen()) + '/api/v1';
   const realm = await checkCreateRealm(server.app, { name: 'Bench', subdomain: '', ownerEmail: 'owner@example.com', ownerName: 'Owner', ownerPassword: 'owner-password' });

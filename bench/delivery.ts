@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiClient, type Call } from './_client.ts';
+import { apiClient, createUsers, type Call } from './_client.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -40,22 +40,16 @@ async function start(name: string, src: string): Promise<Server> {
   const flags = process.env.SERVER_NODE_FLAGS ? process.env.SERVER_NODE_FLAGS.split(' ') : [];
   const node = [...flags, '--import', 'tsx'];
   const valgrind = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${CALLGRIND}/${name.replace(/\W/g, '-')}.%p`, process.execPath];
-  const child = fork(path.join(dir, '_delivery-server.ts'), [], {
+  const child = fork(path.join(dir, '_cpu-server.ts'), ['parley'], {
     env: { ...process.env, PARLEY_SRC: src },
     ...(CALLGRIND ? { execPath: 'valgrind', execArgv: [...valgrind, ...node] } : { execArgv: node }),
   });
   process.on('exit', () => child.kill());
-  const ready = await new Promise<{ url: string; ownerEmail: string; ownerKey: string }>((resolve) => child.once('message', resolve as never));
+  const ready = await new Promise<{ url: string; auth: string }>((resolve) => child.once('message', resolve as never));
   const { call } = apiClient(ready.url);
-  const owner = `${ready.ownerEmail}:${ready.ownerKey}`;
-  const users: string[] = [];
-  for (let i = 0; i < POLLERS; i++) {
-    const email = `u${i}@example.com`;
-    await call('POST', '/users', owner, { email, password: `password-${i}-x`, full_name: `User ${i}` });
-    const key = await call('POST', '/fetch_api_key', owner, { username: email, password: `password-${i}-x` });
-    users.push(`${email}:${String(key.body.api_key)}`);
-  }
-  await call('POST', '/users/me/subscriptions', owner, { subscriptions: [{ name: 'bench' }], principals: [ready.ownerEmail, ...users.map((u) => u.split(':')[0])] });
+  const owner = ready.auth;
+  const users = await createUsers(call, owner, POLLERS);
+  await call('POST', '/users/me/subscriptions', owner, { subscriptions: [{ name: 'bench' }], principals: [owner.split(':')[0], ...users.map((u) => u.split(':')[0])] });
   return { name, child, call, owner, users, polled: [], alone: [] };
 }
 
@@ -154,4 +148,4 @@ for (const s of servers) {
       `${median(per).toFixed(1).padStart(6)} ${CALLGRIND ? 'k instr' : 'µs'} [${per.map((c) => c.toFixed(1)).join(' ')}]`,
   );
 }
-for (const s of servers) s.child.disconnect();
+for (const s of servers) s.child.kill();

@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { apiClient, type Call, type Reply } from './_client.ts';
+import { apiClient, createUsers, type Call, type Reply } from './_client.ts';
 
 const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 2000);
 const POLLERS = Number(process.env.POLLERS ?? 20);
@@ -69,13 +69,7 @@ async function main(): Promise<void> {
   const owner = `${ready.ownerEmail}:${ready.ownerKey}`;
 
   // Users: each poller is its own user, subscribed to one stream the sender posts to.
-  const users: string[] = [];
-  for (let i = 0; i < POLLERS; i++) {
-    const email = `u${i}@example.com`;
-    await call('POST', '/users', owner, { email, password: `password-${i}-x`, full_name: `User ${i}` });
-    const key = await call('POST', '/fetch_api_key', owner, { username: email, password: `password-${i}-x` });
-    users.push(`${email}:${String(key.body.api_key)}`);
-  }
+  const users = await createUsers(call, owner, POLLERS);
   await call('POST', '/users/me/subscriptions', owner, { subscriptions: [{ name: 'bench' }], principals: [ready.ownerEmail, ...users.map((u) => u.split(':')[0])] });
 
   // 1. Idle long-polling clients: memory per client.

@@ -2,9 +2,10 @@
 // each client still gets exactly its own form, and every queue gets every event in order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ClientOptions } from '../../src/events/family.ts';
+import type { ClientCapabilities, ClientOptions } from '../../src/events/family.ts';
 import { QueueManager } from '../../src/events/manager.ts';
 import type { EventQueue } from '../../src/events/queue.ts';
+import { CAPABILITY_NAMES } from '../../src/events/register.ts';
 import { createLogger } from '../../src/log.ts';
 import { encodeParams, httpRequest, startServer, type Account, type TestServer } from '../helpers/server.ts';
 
@@ -107,24 +108,8 @@ test('every queue gets every event, in the same order, whether polling or not', 
 });
 
 function client(over: Partial<ClientOptions>): Omit<ClientOptions, 'queueId'> {
-  return {
-    userId: 1,
-    realmId: 1,
-    applyMarkdown: true,
-    clientExternalAvatar: false,
-    includeSubscribers: false,
-    allPublicStreams: false,
-    narrow: [],
-    capabilities: {
-      notification_settings_null: false,
-      bulk_message_deletion: false,
-      user_avatar_url_field_optional: false,
-      stream_typing_notifications: false,
-      user_settings_object: false,
-      linkifier_url_template: false,
-    },
-    ...over,
-  };
+  const capabilities = Object.fromEntries(CAPABILITY_NAMES.map((c) => [c, false])) as unknown as ClientCapabilities;
+  return { userId: 1, realmId: 1, applyMarkdown: true, clientExternalAvatar: false, includeSubscribers: false, allPublicStreams: false, narrow: [], capabilities, ...over };
 }
 
 test('a published event is serialized once per client form, and each queue gets exactly its own JSON', () => {
