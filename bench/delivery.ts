@@ -6,8 +6,10 @@
 // time, each once every poller has it, so each answer carries one event. With --baseline DIR (a
 // checkout's src/), that version runs too, interleaved with this one: an A/B in one run.
 // With --callgrind DIR, the servers run under valgrind's callgrind, and the figures are the
-// instructions they ran (thousands), which the machine's load does not change: use small sizes.
-// Run: npx tsx bench/delivery.ts [--messages 300] [--pollers 50] [--rounds 5] [--warmup 100] [--baseline DIR] [--callgrind DIR]
+// instructions they ran (thousands): the machine's load does not change them, but the JIT and
+// the garbage collector still do (two equal rounds differed twofold after 30 warm-up messages).
+// Run: npx tsx bench/delivery.ts [--messages 300] [--pollers 50] [--rounds 5] [--warmup 100]
+//   [--baseline DIR] [--callgrind DIR]
 // (SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof": flags for the servers' node)
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
