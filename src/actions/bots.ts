@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Conn, Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
-import { adminUserIds, botRows, botSettings, saveBotSettings, streamNamesByIds, type BotRow, type BotSettings } from '../db/queries/bots.ts';
+import { adminUserIds, botSettings, saveBotSettings, type BotSettings } from '../db/queries/bots.ts';
 import { activeUserIdsInRealm, updateUser, userByEmail, userById } from '../db/queries/users.ts';
 import { accessStreamByName, accessUserById, isAdmin, isGuest } from '../lib/access.ts';
 import { newApiKey } from '../lib/apikey.ts';
 import { badRequest } from '../lib/errors.ts';
 import { ADMIN_LIMITS, BOT_TYPE, ROLE } from '../lib/limits.ts';
-import { realmSettings, realmUrl } from '../lib/realm.ts';
+import { realmBotDomain, realmSettings, realmUrl } from '../lib/realm.ts';
 import { checkFullName } from '../lib/validate.ts';
-import { botStreamIds, presentBot, presentServices, type BotJson } from '../presenters/bot.ts';
+import { presentBots, presentServices, type BotJson } from '../presenters/bot.ts';
 import { presentUser } from '../presenters/user.ts';
 import { emitActivationGroupChange } from './user-groups.ts';
 import { doDeactivateBot, emitPeerChanges } from './users.ts';
@@ -21,16 +21,6 @@ import { doCreateUser } from './users.ts';
 type Q = Conn | Tx;
 
 /** The domain of bots' fake email addresses: the realm's host name. */
-export function realmBotDomain(app: AppContext, realm: Realm): string {
-  return new URL(realmUrl(app.config, realm)).hostname;
-}
-
-export async function presentBots(app: AppContext, db: Q, realm: Realm, bots: BotRow[]): Promise<BotJson[]> {
-  const names = await streamNamesByIds(db, botStreamIds(bots));
-  const url = realmUrl(app.config, realm);
-  return bots.map((b) => presentBot(b, names, url));
-}
-
 /** Administrators and the bot's owner administer it, and hear its realm_bot events. */
 export async function botAudience(db: Q, realmId: number, ownerIds: (number | null)[]): Promise<number[]> {
   const ids = new Set(await adminUserIds(db, realmId));
@@ -241,14 +231,4 @@ export async function checkRegenerateApiKey(app: AppContext, caller: User, realm
     }
     return apiKey;
   });
-}
-
-/**
- * The bots a user administers: all of them for administrators, else their own. The register
- * snapshot lists deactivated ones too (marked inactive); `GET /bots` lists active ones only.
- */
-export async function visibleBots(app: AppContext, caller: User, realm: Realm, activeOnly = false): Promise<BotJson[]> {
-  const db = app.db.kysely;
-  const rows = await botRows(db, realm.id, isAdmin(caller) ? undefined : caller.id, activeOnly);
-  return presentBots(app, db, realm, rows);
 }

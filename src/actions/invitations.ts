@@ -16,7 +16,7 @@ import { sendMail } from '../lib/mail.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { checkEmail } from '../lib/validate.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { passesPolicy } from './subscriptions.ts';
+import { passesPolicy } from '../lib/permissions.ts';
 
 export interface InviteOptions {
   /** Minutes until the invitation expires: undefined for the default, null for never. */

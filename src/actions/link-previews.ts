@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { lockMessage, messageHolders, updateMessage } from '../db/queries/edit.ts';
 import { realmById } from '../db/queries/realms.ts';
 import { userById } from '../db/queries/users.ts';
-import { flagNames } from '../lib/flags.ts';
+import { flagNames } from '../db/flags.ts';
 import { LIMITS } from '../lib/limits.ts';
 import type { EmbedData } from '../lib/markdown/types.ts';
 import { messageAudience } from '../lib/message-audience.ts';

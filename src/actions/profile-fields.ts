@@ -28,7 +28,7 @@ import {
 import { realmUrl } from '../lib/realm.ts';
 import { presentProfileField, presentProfileValue } from '../presenters/profile-field.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { isDbId } from '../http/ids.ts';
+import { isDbId } from '../lib/limits.ts';
 
 export interface FieldInput {
   name?: string;

@@ -15,7 +15,7 @@ import { realmSettings } from '../lib/realm.ts';
 import { presentRealmEmojiMap } from '../presenters/realm-emoji.ts';
 import { imageExtension, writeDurably } from '../lib/uploads.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { passesPolicy } from './subscriptions.ts';
+import { passesPolicy } from '../lib/permissions.ts';
 
 const NAME_RE = /^[0-9a-z_-]*[0-9a-z]$/;
 

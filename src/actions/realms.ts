@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import { insertRealm, realmBySubdomain } from '../db/queries/realms.ts';
 import { insertSystemGroups } from '../db/queries/groups.ts';
+import { newSubscriptionRow } from '../db/queries/subscriptions.ts';
 import { badRequest } from '../lib/errors.ts';
 import { ROLE } from '../lib/limits.ts';
 import { runAction } from './action.ts';
@@ -66,22 +67,4 @@ async function doCreateRealm(
     .where('id', '=', realmId)
     .execute();
   return { realmId, userId: owner.id, apiKey: owner.apiKey };
-}
-
-const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5'];
-
-export function newSubscriptionRow(userId: number, streamId: number, index: number) {
-  return {
-    user_id: userId,
-    stream_id: streamId,
-    active: 1,
-    is_muted: 0,
-    pin_to_top: 0,
-    color: COLORS[(streamId + index) % COLORS.length]!,
-    desktop_notifications: null,
-    email_notifications: null,
-    push_notifications: null,
-    audible_notifications: null,
-    wildcard_mentions_notify: null,
-  };
 }

@@ -19,7 +19,7 @@ import { checkStreamName } from '../lib/validate.ts';
 import { presentStream } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doAddDefaultStream, emitDefaultStreamGroups, emitDefaultStreams } from './default-streams.ts';
-import { passesPolicy } from './subscriptions.ts';
+import { passesPolicy } from '../lib/permissions.ts';
 import { accessPolicyName, sendStreamNotices, streamNotice, type StreamNotice } from './messages/notices.ts';
 
 export interface StreamChanges {

@@ -5,18 +5,17 @@ import type { Realm, Stream, User } from '../db/schema.ts';
 import { lockStream, streamById, streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
 import { lockRealm } from '../db/queries/realm-admin.ts';
 import { systemGroupByName } from '../db/queries/groups.ts';
-import { updateSubscription } from '../db/queries/subscriptions.ts';
+import { newSubscriptionRow, updateSubscription } from '../db/queries/subscriptions.ts';
 import { canSeeStream, isAdmin, isGuest, usersWhoCanSeeStream } from '../lib/access.ts';
 import { ApiError, adminRequired, badRequest } from '../lib/errors.ts';
 import { userInGroup } from '../lib/groups.ts';
-import { LIMITS, type RealmSettings } from '../lib/limits.ts';
+import { LIMITS } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
-import { meetsRolePolicy } from '../lib/permissions.ts';
+import { passesPolicy } from '../lib/permissions.ts';
 import { checkStreamName } from '../lib/validate.ts';
 import { presentStream, presentSubscription } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { notificationDefaults } from '../events/state/subscription.ts';
-import { newSubscriptionRow } from './realms.ts';
 import { doCreateStream } from './streams.ts';
 import { doAddDefaultStream } from './default-streams.ts';
 import { sendStreamNotices, streamNotice } from './messages/notices.ts';
@@ -45,11 +44,6 @@ export interface SubscribeResult {
   subscribed: Record<string, string[]>;
   already_subscribed: Record<string, string[]>;
   unauthorized?: string[];
-}
-
-/** Whether the user passes one of the realm's "who may" policies. */
-export function passesPolicy(user: User, policy: number, settings: RealmSettings, now: number): boolean {
-  return meetsRolePolicy(user, policy, settings.waiting_period_threshold, now);
 }
 
 function checkCreatePermission(user: User, realm: Realm, opts: NewStreamOptions, now: number): void {

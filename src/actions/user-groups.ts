@@ -27,7 +27,7 @@ import { realmSettingsById } from '../lib/realm-settings.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { presentUserGroup } from '../presenters/user-group.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { passesPolicy } from './subscriptions.ts';
+import { passesPolicy } from '../lib/permissions.ts';
 
 const insufficient = (): ApiError => badRequest('Insufficient permission');
 

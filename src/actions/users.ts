@@ -15,11 +15,11 @@ import { ROLE, ROLES } from '../lib/limits.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { presentUser } from '../presenters/user.ts';
 import { realmUrl } from '../lib/realm.ts';
-import { profileDataOfUsers } from '../lib/profile-fields.ts';
+import { profileDataOfUsers } from '../presenters/profile-field.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
 import { emitActivationGroupChange, emitRoleGroupChange } from './user-groups.ts';
-import { newSubscriptionRow } from './realms.ts';
+import { newSubscriptionRow } from '../db/queries/subscriptions.ts';
 
 export interface NewUserInput {
   realmId: number;

@@ -108,7 +108,7 @@ export interface MessagesTable {
 export interface UserMessagesTable {
   user_id: number;
   message_id: number;
-  flags: number; // bit set, see lib/flags
+  flags: number; // bit set, see db/flags.ts
 }
 
 export interface UserGroupsTable {

@@ -1,8 +1,9 @@
 // Collects parameter values from the query string and from urlencoded, JSON or multipart bodies.
 import type { FastifyRequest } from 'fastify';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
+import type { MultipartFile } from '@fastify/multipart';
 import { MAX_JSON_DEPTH, tooDeep, type RawParams } from './params.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
+import { multipartError, multipartParts } from '../lib/multipart.ts';
 
 /** Whether a parsed JSON value nests deeper than `max`; iterative, as the value may be any depth. */
 function valueTooDeep(value: object, max: number): boolean {
@@ -27,26 +28,6 @@ function addValues(into: Map<string, string>, source: unknown): void {
       if (valueTooDeep(v, MAX_JSON_DEPTH)) throw tooDeep(k);
       into.set(k, JSON.stringify(v));
     }
-  }
-}
-
-/**
- * A multipart body the parser cannot read (no boundary, cut short, bad part headers) is the
- * client's error. The plugin's own limit errors carry their status and pass through.
- */
-export function multipartError(err: unknown): unknown {
-  if (err instanceof ApiError) return err;
-  const status = (err as { statusCode?: unknown }).statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return err;
-  return badRequest('Malformed multipart body');
-}
-
-/** The parts of a multipart request, with the parser's errors made 400s (see multipartError). */
-export async function* multipartParts(request: FastifyRequest): AsyncGenerator<Multipart> {
-  try {
-    for await (const part of request.parts()) yield part;
-  } catch (err) {
-    throw multipartError(err);
   }
 }
 

@@ -4,6 +4,8 @@ import { p, type ParamSpec } from './params.ts';
 import { badRequest } from '../lib/errors.ts';
 import { MAX_DB_ID } from '../lib/limits.ts';
 
+export { isDbId } from '../lib/limits.ts';
+
 export const id = (): ParamSpec<number> => p.int({ max: MAX_DB_ID });
 
 export function idList(): ParamSpec<number[]> {
@@ -15,9 +17,4 @@ export function idList(): ParamSpec<number[]> {
       return v as number;
     });
   });
-}
-
-/** An ID found inside a JSON parameter. */
-export function isDbId(v: unknown): v is number {
-  return Number.isSafeInteger(v) && Math.abs(v as number) <= MAX_DB_ID;
 }

@@ -75,6 +75,12 @@ export type { RealmSettings, UserSettings } from './settings-registry.ts';
 
 /** The largest row ID (PostgreSQL `integer`): larger IDs in requests cannot name anything. */
 export const MAX_DB_ID = 2147483647;
+
+/** An ID found inside a JSON parameter. */
+export function isDbId(v: unknown): v is number {
+  return Number.isSafeInteger(v) && Math.abs(v as number) <= MAX_DB_ID;
+}
+
 /** Organization administration: names, descriptions, custom emoji, linkifiers and bots. */
 export const ADMIN_LIMITS = {
   maxRealmNameLength: 40,

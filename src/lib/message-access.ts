@@ -6,7 +6,7 @@ import { messageById, userMessageFlags } from '../db/queries/messages.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { canReadStreamMessages } from './access.ts';
 import { badRequest } from './errors.ts';
-import { FLAG_BITS } from './flags.ts';
+import { FLAG_BITS } from '../db/flags.ts';
 
 type Q = Conn | Tx;
 

@@ -8,10 +8,46 @@ import { reactionsOfMessages } from '../db/queries/reactions.ts';
 import { submessagesOfMessages } from '../db/queries/submessages.ts';
 import { topicLinks } from './markdown/index.ts';
 import { loadLinkifiers } from './message-render.ts';
-import type { DisplayRecipientUser, MessageRelations, ReactionJson, SubmessageJson } from '../presenters/message.ts';
 import { realmSettings } from './realm.ts';
 
 type Q = Conn | Tx;
+
+export interface DisplayRecipientUser {
+  id: number;
+  email: string;
+  full_name: string;
+  is_mirror_dummy: boolean;
+}
+
+export interface ReactionJson {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
+  user: { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
+}
+
+export interface SubmessageJson {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
+/** Everything a message's JSON depends on besides the message row itself. */
+export interface MessageRelations {
+  sender: User;
+  realmSubdomain: string;
+  realmUrl: string;
+  /** Stream name for stream messages; the participants for direct messages. */
+  displayRecipient: string | DisplayRecipientUser[];
+  reactions: ReactionJson[];
+  topicLinks: { text: string; url: string }[];
+  submessages: SubmessageJson[];
+  /** Whether the realm lets this viewer see edit history. */
+  allowEditHistory: boolean;
+}
 
 export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string, messages: readonly Message[]): Promise<Map<number, MessageRelations>> {
   const recipients = await recipientsByIds(db, [...new Set(messages.map((m) => m.recipient_id))]);

@@ -4,6 +4,7 @@ import type { User } from '../db/schema.ts';
 import { findDmRecipient } from '../db/queries/recipients.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
 import { userByEmail, userById } from '../db/queries/users.ts';
+import type { Term } from '../db/queries/fetch.ts';
 import { badRequest } from './errors.ts';
 import { MAX_DB_ID } from './limits.ts';
 
@@ -13,20 +14,8 @@ export interface RawTerm {
   negated: boolean;
 }
 
-/** A narrow term with names resolved; `never` marks a term that can match nothing. */
-export type Term = { negated: boolean } & (
-  | { kind: 'stream'; streamId: number | null }
-  | { kind: 'streams-public' }
-  | { kind: 'topic'; topic: string }
-  | { kind: 'sender'; userId: number | null }
-  | { kind: 'dm'; recipientId: number | null }
-  | { kind: 'dm-including'; userId: number | null }
-  | { kind: 'is'; what: 'dm' | 'starred' | 'unread' | 'mentioned' | 'alerted' | 'resolved' | 'followed' }
-  | { kind: 'has'; what: 'link' | 'attachment' | 'image' | 'reaction' }
-  | { kind: 'id'; id: number }
-  | { kind: 'in-home' }
-  | { kind: 'search'; query: string }
-);
+// The resolved term is the fetch query's input, so its type is declared beside that query.
+export type { Term };
 
 const OPERATOR_ALIASES: Record<string, string> = {
   'pm-with': 'dm',

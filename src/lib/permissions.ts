@@ -1,5 +1,6 @@
 // The realm's "who may" policies, decided from a role and a join date alone, so that the server
 // and a client's snapshot (applying role and setting changes) decide them alike.
+import type { User } from '../db/schema.ts';
 import { COMMON_POLICY, ROLE, type RealmSettings } from './limits.ts';
 
 /** The reference's "owners only" value, which some policies (web-public streams) take. */
@@ -53,4 +54,9 @@ export function ownPermissions(member: Member, s: PermissionSettings, now: numbe
     can_subscribe_other_users: may(s.invite_to_stream_policy),
     can_invite_others_to_realm: may(s.invite_to_realm_policy),
   };
+}
+
+/** Whether the user passes one of the realm's "who may" policies. */
+export function passesPolicy(user: User, policy: number, settings: RealmSettings, now: number): boolean {
+  return meetsRolePolicy(user, policy, settings.waiting_period_threshold, now);
 }

@@ -1,9 +1,6 @@
 // Custom profile fields: the eight types, the rules of their field_data, and the checks and
 // rendering of users' values.
 import { renderMarkdown, plainContext } from './markdown/index.ts';
-import type { Conn, Db, Tx } from '../db/database.ts';
-import { profileValues, profileValuesOfUser } from '../db/queries/profile-fields.ts';
-import { presentProfileData, type ProfileValueJson } from '../presenters/profile-field.ts';
 import { badRequest } from './errors.ts';
 import { MAX_DB_ID } from './limits.ts';
 
@@ -148,13 +145,3 @@ export function renderFieldValue(type: number, value: string, realmUrl: string):
 
 /** A value that means "remove my value": empty text, an empty list, or null. */
 export const isEmptyValue = (v: unknown): boolean => v === null || v === '' || (Array.isArray(v) && v.length === 0);
-
-/** One user's profile_data, for user JSON. */
-export async function profileDataOfUser(db: Db, realmId: number, userId: number): Promise<Record<string, ProfileValueJson>> {
-  return presentProfileData(await profileValuesOfUser(db, realmId, userId)).get(userId) ?? {};
-}
-
-/** profile_data of users (every user of the realm when `userIds` is null), for user JSON. */
-export async function profileDataOfUsers(db: Conn | Tx, realmId: number, userIds: readonly number[] | null): Promise<Map<number, Record<string, ProfileValueJson>>> {
-  return presentProfileData(await profileValues(db, realmId, userIds));
-}

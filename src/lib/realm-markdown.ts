@@ -1,11 +1,20 @@
 // What message rendering needs from organization administration: the realm's custom emoji and
 // linkifiers, in the Markdown renderer's shapes (see lib/markdown/types.ts).
 import type { Conn, Tx } from '../db/database.ts';
-import { linkifierRows } from '../db/queries/linkifiers.ts';
-import { realmEmojiRows } from '../db/queries/realm-emoji.ts';
-import { markdownLinkifier } from '../presenters/linkifier.ts';
-import { markdownRealmEmoji } from '../presenters/realm-emoji.ts';
+import { linkifierRows, type LinkifierRow } from '../db/queries/linkifiers.ts';
+import { realmEmojiRows, type RealmEmojiRow } from '../db/queries/realm-emoji.ts';
 import type { Linkifier, RealmEmoji } from './markdown/types.ts';
+
+/** Realm-relative path of the image; clients resolve it against the realm URL. */
+export const emojiSourcePath = (row: Pick<RealmEmojiRow, 'realm_id' | 'file_name'>): string =>
+  `/user_avatars/${row.realm_id}/emoji/images/${row.file_name}`;
+
+/** The Markdown renderer's view of a custom emoji (for message rendering). */
+export function markdownRealmEmoji(row: RealmEmojiRow, realmUrl: string): RealmEmoji {
+  return { id: String(row.id), name: row.name, sourceUrl: realmUrl + emojiSourcePath(row), deactivated: row.deactivated === 1 };
+}
+
+export const markdownLinkifier = (row: LinkifierRow): Linkifier => ({ id: row.id, pattern: row.pattern, urlTemplate: row.url_template });
 
 export interface RealmMarkdownData {
   /** Active custom emoji by name (a deactivated one no longer renders). */

@@ -1,11 +1,17 @@
 // Realm-level helpers: its public URL and its settings merged with the defaults.
 import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import type { Realm } from '../db/schema.ts';
 import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from './settings-registry.ts';
 
 export function realmUrl(config: Pick<Config, 'externalHost' | 'externalScheme'>, realm: Pick<Realm, 'subdomain'>): string {
   const host = realm.subdomain ? `${realm.subdomain}.${config.externalHost}` : config.externalHost;
   return `${config.externalScheme}://${host}`;
+}
+
+/** The domain of bots' email addresses: the realm's host. */
+export function realmBotDomain(app: AppContext, realm: Realm): string {
+  return new URL(realmUrl(app.config, realm)).hostname;
 }
 
 const cache = new WeakMap<Realm, RealmSettings>();

@@ -1,43 +1,7 @@
-// Full-text search terms: words and quoted phrases with stop words left out, and the highlighting
-// of matches in message HTML and topics. The SQL side is in db/queries/search.ts.
-import fs from 'node:fs';
+// The highlighting of search matches in message HTML and topics. Parsing the terms and the SQL
+// side are in db/queries/search.ts.
+import { stopWords, type SearchQuery } from '../db/queries/search.ts';
 import { escapeHtml } from './markdown/html.ts';
-
-let cachedStopWords: Set<string> | null = null;
-
-/** The English stop words search ignores (also the register snapshot's `stop_words`). */
-export function stopWords(): Set<string> {
-  if (!cachedStopWords) {
-    const text = fs.readFileSync(new URL('../../resources/zulip-english-stopwords.txt', import.meta.url), 'utf8');
-    cachedStopWords = new Set(text.split(/\r?\n/).map((w) => w.trim().toLowerCase()).filter(Boolean));
-  }
-  return cachedStopWords;
-}
-
-export interface SearchQuery {
-  /** Single words, lower case, stop words removed. */
-  words: string[];
-  /** Quoted phrases, each a list of lower-case words. */
-  phrases: string[][];
-}
-
-const WORD_RE = /[\p{L}\p{N}_]+/gu;
-
-const wordsOf = (text: string): string[] => [...text.toLowerCase().matchAll(WORD_RE)].map((m) => m[0]);
-
-export function parseSearch(query: string): SearchQuery {
-  const phrases: string[][] = [];
-  const rest = query.replace(/"([^"]*)"/g, (_m, phrase: string) => {
-    const w = wordsOf(phrase);
-    if (w.length > 0) phrases.push(w);
-    return ' ';
-  });
-  const stop = stopWords();
-  const words = [...new Set(wordsOf(rest).filter((w) => !stop.has(w)))];
-  return { words, phrases };
-}
-
-export const isEmptySearch = (q: SearchQuery): boolean => q.words.length === 0 && q.phrases.length === 0;
 
 // The index stems words (porter / english); highlight words that share the query word's stem,
 // approximated by the word with a common English suffix taken off.

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { ApiError, badRequest } from './errors.ts';
 import type { MultipartFile } from '@fastify/multipart';
-import { multipartParts } from '../http/body.ts';
+import { multipartParts } from './multipart.ts';
 
 export interface ReceivedFile {
   /** Where the bytes are until the upload is recorded; the caller moves or removes it. */

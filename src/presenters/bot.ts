@@ -1,5 +1,10 @@
 // The Bot object of the API (GET /bots, realm_bot events, the realm_bots snapshot).
-import type { BotRow } from '../db/queries/bots.ts';
+import type { AppContext } from '../context.ts';
+import type { Conn, Tx } from '../db/database.ts';
+import type { Realm, User } from '../db/schema.ts';
+import { botRows, streamNamesByIds, type BotRow } from '../db/queries/bots.ts';
+import { isAdmin } from '../lib/access.ts';
+import { realmUrl } from '../lib/realm.ts';
 import { avatarUrl } from '../lib/avatar.ts';
 import { BOT_TYPE } from '../lib/limits.ts';
 
@@ -46,3 +51,21 @@ export function presentBot(bot: BotRow, streamNames: ReadonlyMap<number, string>
 /** The stream IDs a list of bots refers to. */
 export const botStreamIds = (bots: BotRow[]): number[] =>
   bots.flatMap((b) => [b.settings.default_sending_stream_id, b.settings.default_events_register_stream_id]).filter((id): id is number => id !== null);
+
+type Q = Conn | Tx;
+
+export async function presentBots(app: AppContext, db: Q, realm: Realm, bots: BotRow[]): Promise<BotJson[]> {
+  const names = await streamNamesByIds(db, botStreamIds(bots));
+  const url = realmUrl(app.config, realm);
+  return bots.map((b) => presentBot(b, names, url));
+}
+
+/**
+ * The bots a user administers: all of them for administrators, else their own. The register
+ * snapshot lists deactivated ones too (marked inactive); `GET /bots` lists active ones only.
+ */
+export async function visibleBots(app: AppContext, caller: User, realm: Realm, activeOnly = false): Promise<BotJson[]> {
+  const db = app.db.kysely;
+  const rows = await botRows(db, realm.id, isAdmin(caller) ? undefined : caller.id, activeOnly);
+  return presentBots(app, db, realm, rows);
+}

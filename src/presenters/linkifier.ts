@@ -1,6 +1,5 @@
-// Linkifiers as the API shows them, and as the Markdown renderer takes them.
+// Linkifiers as the API shows them (the Markdown renderer's shape is in lib/realm-markdown.ts).
 import type { LinkifierRow } from '../db/queries/linkifiers.ts';
-import type { Linkifier } from '../lib/markdown/types.ts';
 
 export interface LinkifierJson {
   id: number;
@@ -9,5 +8,3 @@ export interface LinkifierJson {
 }
 
 export const presentLinkifier = (row: LinkifierRow): LinkifierJson => ({ id: row.id, pattern: row.pattern, url_template: row.url_template });
-
-export const markdownLinkifier = (row: LinkifierRow): Linkifier => ({ id: row.id, pattern: row.pattern, urlTemplate: row.url_template });

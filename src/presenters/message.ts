@@ -1,30 +1,8 @@
 // The Message object of the API, for GET /messages and for message events.
-import type { Message, User } from '../db/schema.ts';
+import type { Message } from '../db/schema.ts';
 import { avatarUrl } from '../lib/avatar.ts';
-import { flagNames } from '../lib/flags.ts';
-
-export interface DisplayRecipientUser {
-  id: number;
-  email: string;
-  full_name: string;
-  is_mirror_dummy: boolean;
-}
-
-export interface ReactionJson {
-  emoji_name: string;
-  emoji_code: string;
-  reaction_type: string;
-  user_id: number;
-  user: { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
-}
-
-export interface SubmessageJson {
-  id: number;
-  message_id: number;
-  sender_id: number;
-  msg_type: string;
-  content: string;
-}
+import { flagNames } from '../db/flags.ts';
+import type { DisplayRecipientUser, MessageRelations, ReactionJson, SubmessageJson } from '../lib/messages.ts';
 
 export interface MessageJson {
   id: number;
@@ -51,20 +29,6 @@ export interface MessageJson {
   flags?: string[];
   match_content?: string;
   match_subject?: string;
-}
-
-/** Everything a message's JSON depends on besides the message row itself. */
-export interface MessageRelations {
-  sender: User;
-  realmSubdomain: string;
-  realmUrl: string;
-  /** Stream name for stream messages; the participants for direct messages. */
-  displayRecipient: string | DisplayRecipientUser[];
-  reactions: ReactionJson[];
-  topicLinks: { text: string; url: string }[];
-  submessages: SubmessageJson[];
-  /** Whether the realm lets this viewer see edit history. */
-  allowEditHistory: boolean;
 }
 
 export interface MessagePresentOptions {

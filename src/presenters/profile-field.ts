@@ -1,6 +1,7 @@
 // Custom profile fields and users' profile_data, for responses, events and the snapshot.
 import type { CustomProfileField } from '../db/schema.ts';
-import type { ProfileValueRow } from '../db/queries/profile-fields.ts';
+import type { Conn, Db, Tx } from '../db/database.ts';
+import { profileValues, profileValuesOfUser, type ProfileValueRow } from '../db/queries/profile-fields.ts';
 
 export interface ProfileFieldJson {
   id: number;
@@ -45,4 +46,14 @@ export function presentProfileData(rows: ProfileValueRow[]): Map<number, Record<
     data[String(r.field_id)] = presentProfileValue(r);
   }
   return out;
+}
+
+/** One user's profile_data, for user JSON. */
+export async function profileDataOfUser(db: Db, realmId: number, userId: number): Promise<Record<string, ProfileValueJson>> {
+  return presentProfileData(await profileValuesOfUser(db, realmId, userId)).get(userId) ?? {};
+}
+
+/** profile_data of users (every user of the realm when `userIds` is null), for user JSON. */
+export async function profileDataOfUsers(db: Conn | Tx, realmId: number, userIds: readonly number[] | null): Promise<Map<number, Record<string, ProfileValueJson>>> {
+  return presentProfileData(await profileValues(db, realmId, userIds));
 }

@@ -5,7 +5,8 @@ import { route } from '../http/route.ts';
 import { BOT_TYPE, LIMITS } from '../lib/limits.ts';
 import { avatarSquares, checkSetAvatar } from '../actions/avatars.ts';
 import { badRequest } from '../lib/errors.ts';
-import { checkCreateBot, checkDeactivateBot, checkRegenerateApiKey, checkUpdateBot, visibleBots } from '../actions/bots.ts';
+import { checkCreateBot, checkDeactivateBot, checkRegenerateApiKey, checkUpdateBot } from '../actions/bots.ts';
+import { visibleBots } from '../presenters/bot.ts';
 
 /** A URL, JSON-encoded as the reference sends it, or plain. */
 const urlParam = p.custom((raw) => {

@@ -4,7 +4,7 @@ import { optional, p, path } from '../http/params.ts';
 import { id, idList } from '../http/ids.ts';
 import { badRequest } from '../lib/errors.ts';
 import { accessMessage } from '../lib/message-access.ts';
-import { matchesNarrow } from '../lib/message-fetch.ts';
+import { matchesNarrow } from '../actions/messages/fetch.ts';
 import { messageHistory } from '../lib/message-history.ts';
 import { renderMessage } from '../lib/message-render.ts';
 import { loadMessageRelations } from '../lib/messages.ts';

@@ -6,7 +6,7 @@ import type { Conn } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
-import { fetchMessages } from '../lib/message-fetch.ts';
+import { fetchMessages } from '../actions/messages/fetch.ts';
 import { parseNarrow } from '../lib/narrow.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
 import { checkSendMessage, checkStreamTopic, type Addressee } from '../actions/messages/send.ts';

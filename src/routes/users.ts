@@ -6,7 +6,7 @@ import { maxMessageIdForUser, usersInRealm } from '../db/queries/users.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { badRequest } from '../lib/errors.ts';
-import { profileDataOfUser, profileDataOfUsers } from '../lib/profile-fields.ts';
+import { profileDataOfUser, profileDataOfUsers } from '../presenters/profile-field.ts';
 import { checkProfileEntries } from '../actions/profile-fields.ts';
 import { presentUser } from '../presenters/user.ts';
 import { checkCreateUserByAdmin, checkDeactivateUser, checkReactivateUser, checkUpdateUser } from '../actions/users.ts';

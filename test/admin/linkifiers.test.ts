@@ -4,7 +4,7 @@ import { startServer } from '../helpers/server.ts';
 import { checkLinkifierPattern } from '../../src/lib/linkifier-check.ts';
 import { realmFiltersGroup, realmLinkifiersGroup } from '../../src/events/state/realm_linkifiers.ts';
 import { topicLinks } from '../../src/lib/markdown/index.ts';
-import { markdownLinkifier } from '../../src/presenters/linkifier.ts';
+import { markdownLinkifier } from '../../src/lib/realm-markdown.ts';
 import { linkifierRows } from '../../src/db/queries/linkifiers.ts';
 
 const GH = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/acme/app/issues/{id}' };

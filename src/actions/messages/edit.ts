@@ -20,7 +20,7 @@ import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { streamById, subscriberIds, subscription } from '../../db/queries/streams.ts';
 import { canReadStreamMessages, isGuest, isModerator } from '../../lib/access.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
-import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
+import { FLAG_BITS, flagNames } from '../../db/flags.ts';
 import { meetsRolePolicy } from '../../lib/permissions.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';

@@ -6,7 +6,7 @@ import { dmRecipient } from '../../db/queries/recipients.ts';
 import { subscriberIds, subscription } from '../../db/queries/streams.ts';
 import { canPostToStream, canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
-import { FLAG_BITS, flagNames } from '../../lib/flags.ts';
+import { FLAG_BITS, flagNames } from '../../db/flags.ts';
 import { LIMITS } from '../../lib/limits.ts';
 import { loadMessageRelations } from '../../lib/messages.ts';
 import { renderMessage } from '../../lib/message-render.ts';

@@ -2,12 +2,25 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Conn, Tx } from '../database.ts';
 import type { Database, Message } from '../schema.ts';
-import type { Term } from '../../lib/narrow.ts';
-import { FLAG_BITS } from '../../lib/flags.ts';
+import { FLAG_BITS } from '../flags.ts';
 import { followedCondition, notMutedCondition } from './user-topics.ts';
-import { isEmptySearch, parseSearch, type SearchQuery } from '../../lib/search.ts';
 import type { Dialect } from '../migrations/util.ts';
-import { ftsMatch, searchCondition } from './search.ts';
+import { ftsMatch, isEmptySearch, parseSearch, searchCondition, type SearchQuery } from './search.ts';
+
+/** A narrow term with names resolved; `never` marks a term that can match nothing. */
+export type Term = { negated: boolean } & (
+  | { kind: 'stream'; streamId: number | null }
+  | { kind: 'streams-public' }
+  | { kind: 'topic'; topic: string }
+  | { kind: 'sender'; userId: number | null }
+  | { kind: 'dm'; recipientId: number | null }
+  | { kind: 'dm-including'; userId: number | null }
+  | { kind: 'is'; what: 'dm' | 'starred' | 'unread' | 'mentioned' | 'alerted' | 'resolved' | 'followed' }
+  | { kind: 'has'; what: 'link' | 'attachment' | 'image' | 'reaction' }
+  | { kind: 'id'; id: number }
+  | { kind: 'in-home' }
+  | { kind: 'search'; query: string }
+);
 
 type Q = Conn | Tx;
 

@@ -1,5 +1,5 @@
 import type { Conn, Tx } from '../database.ts';
-import { FLAG_BITS } from '../../lib/flags.ts';
+import { FLAG_BITS } from '../flags.ts';
 import { sql } from 'kysely';
 
 type Q = Conn | Tx;

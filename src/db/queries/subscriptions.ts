@@ -2,7 +2,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { Conn, Tx } from '../database.ts';
 import type { SubscriptionsTable } from '../schema.ts';
-import { FLAG_BITS } from '../../lib/flags.ts';
+import { FLAG_BITS } from '../flags.ts';
 
 type Q = Conn | Tx;
 
@@ -37,4 +37,23 @@ export async function readersOfMessage(db: Q, messageId: number, exceptUserId: n
     )
     .orderBy('u.id')
     .execute();
+}
+
+/** A new subscription: active, its color picked from the stream ID and the position in a batch. */
+const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5'];
+
+export function newSubscriptionRow(userId: number, streamId: number, index: number) {
+  return {
+    user_id: userId,
+    stream_id: streamId,
+    active: 1,
+    is_muted: 0,
+    pin_to_top: 0,
+    color: COLORS[(streamId + index) % COLORS.length]!,
+    desktop_notifications: null,
+    email_notifications: null,
+    push_notifications: null,
+    audible_notifications: null,
+    wildcard_mentions_notify: null,
+  };
 }

@@ -2,9 +2,9 @@
 // `update_message_flags` (unread_msgs, starred_messages), `starred_messages` and `stop_words`.
 import { dmKeyUsers } from '../../db/queries/recipients.ts';
 import { maxMessageId, starredIds, unreadRows } from '../../db/queries/unreads.ts';
-import { FLAG_BITS } from '../../lib/flags.ts';
+import { FLAG_BITS } from '../../db/flags.ts';
 import { unreadExclusions, unreadFilter } from '../../db/queries/user-topics.ts';
-import { stopWords } from '../../lib/search.ts';
+import { stopWords } from '../../db/queries/search.ts';
 import type { SnapshotGroup } from './types.ts';
 
 /** The reference also caps the unread messages it reports. */

@@ -4,7 +4,7 @@ import { realmUrl, realmSettings } from '../../lib/realm.ts';
 import { LIMITS } from '../../lib/limits.ts';
 import { realmIconUrl } from '../../lib/avatar.ts';
 import { GIF_RATING_OPTIONS, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS } from '../../lib/settings-registry.ts';
-import { realmBotDomain } from '../../actions/bots.ts';
+import { realmBotDomain } from '../../lib/realm.ts';
 import type { SnapshotGroup } from './types.ts';
 
 export const realmGroup: SnapshotGroup = async ({ app, realm }) => {

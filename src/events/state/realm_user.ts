@@ -1,5 +1,5 @@
 // The `realm_user` snapshot group: the realm's users, and the caller's own identity fields.
-import { profileDataOfUsers } from '../../lib/profile-fields.ts';
+import { profileDataOfUsers } from '../../presenters/profile-field.ts';
 import { usersInRealm } from '../../db/queries/users.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
 import { ROLE } from '../../lib/limits.ts';

@@ -1,17 +1,17 @@
 // GET /messages: anchors, limits and the choice between a user's history and whole streams.
-import type { AppContext } from '../context.ts';
-import type { Realm, User } from '../db/schema.ts';
-import { fetchAfter, fetchAmong, fetchAt, fetchBefore, firstUnread, type FetchSource, type FetchedRow } from '../db/queries/fetch.ts';
-import { streamById, streamsInRealm, subscription } from '../db/queries/streams.ts';
-import { canReadStreamMessages, isGuest } from './access.ts';
-import { badRequest } from './errors.ts';
-import { LIMITS } from './limits.ts';
-import { loadMessageRelations } from './messages.ts';
-import { resolveNarrow, type RawTerm, type Term } from './narrow.ts';
-import { realmUrl } from './realm.ts';
-import { highlightHtml, highlightTopic, type SearchQuery } from './search.ts';
-import { parseSearch } from './search.ts';
-import { presentMessage, type MessageJson } from '../presenters/message.ts';
+import type { AppContext } from '../../context.ts';
+import type { Realm, User } from '../../db/schema.ts';
+import { fetchAfter, fetchAmong, fetchAt, fetchBefore, firstUnread, type FetchSource, type FetchedRow } from '../../db/queries/fetch.ts';
+import { streamById, streamsInRealm, subscription } from '../../db/queries/streams.ts';
+import { canReadStreamMessages, isGuest } from '../../lib/access.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { LIMITS } from '../../lib/limits.ts';
+import { loadMessageRelations } from '../../lib/messages.ts';
+import { resolveNarrow, type RawTerm, type Term } from '../../lib/narrow.ts';
+import { realmUrl } from '../../lib/realm.ts';
+import { highlightHtml, highlightTopic } from '../../lib/search.ts';
+import { parseSearch, type SearchQuery } from '../../db/queries/search.ts';
+import { presentMessage, type MessageJson } from '../../presenters/message.ts';
 
 /** The anchor the reference reports for `newest` when nothing is newer. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
