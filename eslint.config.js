@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import layers from './eslint/layers.js';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage', 'web/dist'] },
@@ -10,6 +11,28 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly' } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The layers of src/ (docs/DEVELOPING.md, "Layers"): no import reaches a layer above.
+    files: ['src/**/*.ts'],
+    plugins: { parley: layers },
+    rules: { 'parley/layers': 'error' },
+  },
+  {
+    // SQL only in src/db/: no Kysely query building and no `sql` tag elsewhere.
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'kysely', importNames: ['sql'], message: 'SQL lives in src/db/: add a named query in src/db/queries/.' }] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression > MemberExpression.callee > Identifier.property[name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|withRecursive)$/]',
+          message: 'SQL lives in src/db/: add a named query in src/db/queries/.',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in src/db/: add a named query in src/db/queries/.' },
+      ],
     },
   },
   {
