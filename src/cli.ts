@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.ts';
 import { moveSqliteToPostgres } from './db/move.ts';
 import { backup, BackupError, restore, type Manifest } from './lib/backup.ts';
 import { countRealms } from './db/queries/realms.ts';
+import { userEmailById } from './db/queries/users.ts';
 import { checkCreateRealm } from './actions/realms.ts';
 import { RecordingHub } from './events/hub.ts';
 import { RateLimiter } from './http/rate-limit.ts';
@@ -101,11 +102,11 @@ async function createRealm(config: Config, flags: Record<string, string>): Promi
     };
     const r = await checkCreateRealm(app, input);
     const url = realmUrl(config, { subdomain: input.subdomain.trim().toLowerCase() });
-    const user = await db.kysely.selectFrom('users').select('email').where('id', '=', r.userId).executeTakeFirstOrThrow();
+    const email = await userEmailById(db.kysely, r.userId);
     if (flags.json === 'true') {
-      process.stdout.write(JSON.stringify({ realm_id: r.realmId, realm_url: url, user_id: r.userId, email: user.email, api_key: r.apiKey }) + '\n');
+      process.stdout.write(JSON.stringify({ realm_id: r.realmId, realm_url: url, user_id: r.userId, email, api_key: r.apiKey }) + '\n');
     } else {
-      process.stdout.write(`Created organization ${input.name} at ${url}\nOwner: ${user.email} (user ${r.userId})\nAPI key: ${r.apiKey}\n`);
+      process.stdout.write(`Created organization ${input.name} at ${url}\nOwner: ${email} (user ${r.userId})\nAPI key: ${r.apiKey}\n`);
     }
   } finally {
     await db.close();

@@ -9,10 +9,12 @@ import {
   profileFieldByName,
   profileFieldsInRealm,
   profileValue,
+  profileValuesOfField,
   setProfileValue,
   updateProfileField,
 } from '../db/queries/profile-fields.ts';
 import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
+import { realmByIdOrThrow } from '../db/queries/realms.ts';
 import { isAdmin, requireAdmin } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
 import {
@@ -120,7 +122,7 @@ export async function checkUpdateProfileField(app: AppContext, caller: User, rea
 /** Users whose chosen option was removed lose their value, as if they had cleared it. */
 async function dropRemovedChoices(app: AppContext, scope: ActionScope, realm: Realm, field: CustomProfileField, fieldData: string): Promise<void> {
   const choices = JSON.parse(fieldData) as Record<string, unknown>;
-  const rows = await scope.tx.selectFrom('custom_profile_field_values').selectAll().where('field_id', '=', field.id).execute();
+  const rows = await profileValuesOfField(scope.tx, field.id);
   for (const row of rows) {
     if (Object.hasOwn(choices, row.value)) continue;
     await deleteProfileValue(scope.tx, field.id, row.user_id);
@@ -169,7 +171,7 @@ async function emitValueChange(scope: ActionScope, realmId: number, userId: numb
  * profile may only touch fields that are editable by users; administrators may set any.
  */
 export async function doUpdateProfileData(app: AppContext, scope: ActionScope, caller: User, target: User, entries: ProfileEntry[]): Promise<void> {
-  const realm = await scope.tx.selectFrom('realms').selectAll().where('id', '=', target.realm_id).executeTakeFirstOrThrow();
+  const realm = await realmByIdOrThrow(scope.tx, target.realm_id);
   const url = realmUrl(app.config, realm);
   for (const entry of entries) {
     const field = await profileFieldById(scope.tx, target.realm_id, entry.id);

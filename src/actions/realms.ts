@@ -1,9 +1,11 @@
 // Creating an organization: the realm, its system groups, its owner and a first stream.
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
-import { insertRealm, realmBySubdomain } from '../db/queries/realms.ts';
+import { insertRealm, realmBySubdomain, updateRealmSettings } from '../db/queries/realms.ts';
 import { insertSystemGroups } from '../db/queries/groups.ts';
 import { newSubscriptionRow } from '../db/queries/subscriptions.ts';
+import { insertSubscription } from '../db/queries/streams.ts';
+import { addDefaultStream } from '../db/queries/default-streams.ts';
 import { badRequest } from '../lib/errors.ts';
 import { ROLE } from '../lib/limits.ts';
 import { runAction } from './action.ts';
@@ -59,12 +61,8 @@ async function doCreateRealm(
     canRemoveSubscribersGroupId: groups.administrators,
     creatorId: owner.id,
   });
-  await tx.insertInto('default_streams').values({ realm_id: realmId, stream_id: general.id }).execute();
-  await tx.insertInto('subscriptions').values(newSubscriptionRow(owner.id, general.id, 0)).execute();
-  await tx
-    .updateTable('realms')
-    .set({ settings: JSON.stringify({ notifications_stream_id: general.id, signup_notifications_stream_id: general.id }) })
-    .where('id', '=', realmId)
-    .execute();
+  await addDefaultStream(tx, realmId, general.id);
+  await insertSubscription(tx, newSubscriptionRow(owner.id, general.id, 0));
+  await updateRealmSettings(tx, realmId, JSON.stringify({ notifications_stream_id: general.id, signup_notifications_stream_id: general.id }));
   return { realmId, userId: owner.id, apiKey: owner.apiKey };
 }

@@ -2,6 +2,7 @@
 import type { Tx } from '../db/database.ts';
 import type { Stream } from '../db/schema.ts';
 import { insertStream } from '../db/queries/streams.ts';
+import { realmByIdOrThrow } from '../db/queries/realms.ts';
 import { renderDescription } from '../lib/message-render.ts';
 
 export interface NewStreamInput {
@@ -20,7 +21,7 @@ export interface NewStreamInput {
 }
 
 export async function doCreateStream(tx: Tx, now: number, input: NewStreamInput): Promise<Stream> {
-  const realm = await tx.selectFrom('realms').selectAll().where('id', '=', input.realmId).executeTakeFirstOrThrow();
+  const realm = await realmByIdOrThrow(tx, input.realmId);
   return insertStream(tx, {
     realm_id: input.realmId,
     name: input.name,

@@ -2,9 +2,9 @@
 import type { AppContext } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import type { Realm, Stream, User } from '../db/schema.ts';
-import { lockStream, streamById, streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
+import { insertSubscription, lockStream, streamById, streamByName, subscriberIds, subscription } from '../db/queries/streams.ts';
 import { lockRealm } from '../db/queries/realm-admin.ts';
-import { systemGroupByName } from '../db/queries/groups.ts';
+import { groupKindById, systemGroupByName } from '../db/queries/groups.ts';
 import { newSubscriptionRow, updateSubscription } from '../db/queries/subscriptions.ts';
 import { canSeeStream, isAdmin, isGuest, usersWhoCanSeeStream } from '../lib/access.ts';
 import { ApiError, adminRequired, badRequest } from '../lib/errors.ts';
@@ -183,7 +183,7 @@ async function createStreamFromOptions(scope: ActionScope, caller: User, realm: 
   const admins = await systemGroupByName(scope.tx, realm.id, 'role:administrators');
   let groupId = opts.canRemoveSubscribersGroupId ?? admins!.id;
   if (opts.canRemoveSubscribersGroupId !== undefined) {
-    const group = await scope.tx.selectFrom('user_groups').select(['id', 'is_system_group']).where('realm_id', '=', realm.id).where('id', '=', groupId).executeTakeFirst();
+    const group = await groupKindById(scope.tx, realm.id, groupId);
     if (!group) throw badRequest('Invalid user group');
     groupId = group.id;
   }
@@ -223,7 +223,7 @@ export async function doSubscribeUsers(scope: ActionScope, stream: Stream, users
       await updateSubscription(scope.tx, existing.id, color ? { active: 1, color } : { active: 1 });
     } else {
       const row = newSubscriptionRow(user.id, stream.id, 0);
-      await scope.tx.insertInto('subscriptions').values(color ? { ...row, color } : row).execute();
+      await insertSubscription(scope.tx, color ? { ...row, color } : row);
     }
     added.push({ user, wasVisible });
   }

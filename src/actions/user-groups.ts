@@ -10,6 +10,7 @@ import {
   directSubgroupIds,
   groupById,
   groupByName,
+  groupIdsOfMember,
   groupUses,
   insertGroup,
   removeGroupMembers,
@@ -271,8 +272,7 @@ export async function emitActivationGroupChange(scope: ActionScope, user: User, 
     const group = await systemGroupByName(scope.tx, user.realm_id, name);
     if (group) ids.push(group.id);
   }
-  const rows = await scope.tx.selectFrom('user_group_members').select('group_id').where('user_id', '=', user.id).orderBy('group_id').execute();
-  ids.push(...rows.map((r) => r.group_id));
+  ids.push(...(await groupIdsOfMember(scope.tx, user.id)));
   const op = active ? 'add_members' : 'remove_members';
   for (const groupId of ids) await emitToRealm(scope, user.realm_id, { type: 'user_group', op, group_id: groupId, user_ids: [user.id] });
 }

@@ -6,9 +6,9 @@ import { botRows } from '../db/queries/bots.ts';
 import { realmUserDefaultOverrides } from '../db/queries/realm-admin.ts';
 import { newUserOverrides } from '../lib/user-defaults.ts';
 import { deleteSessionsOfUser } from '../db/queries/sessions.ts';
-import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail } from '../db/queries/users.ts';
+import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail, userByIdOrThrow } from '../db/queries/users.ts';
 import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
-import { streamsByIds, subscriptionsOfUser } from '../db/queries/streams.ts';
+import { insertSubscription, streamsByIds, subscriptionsOfUser } from '../db/queries/streams.ts';
 import { newApiKey, hashPassword } from '../lib/apikey.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { ROLE, ROLES } from '../lib/limits.ts';
@@ -20,6 +20,7 @@ import { runAction, type ActionScope } from './action.ts';
 import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
 import { emitActivationGroupChange, emitRoleGroupChange } from './user-groups.ts';
 import { newSubscriptionRow } from '../db/queries/subscriptions.ts';
+import { defaultStreamIds } from '../db/queries/default-streams.ts';
 
 export interface NewUserInput {
   realmId: number;
@@ -73,11 +74,11 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
   const defaults =
     input.defaultStreams === false
       ? []
-      : (await tx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', input.realmId).orderBy('stream_id').execute()).map((r) => r.stream_id);
+      : await defaultStreamIds(tx, input.realmId);
   const extra = input.streamIds?.length ? (await streamsByIds(tx, input.realmId, input.streamIds)).filter((st) => !st.deactivated).map((st) => st.id) : [];
   let i = 0;
   for (const streamId of new Set([...defaults, ...extra])) {
-    await tx.insertInto('subscriptions').values(newSubscriptionRow(id, streamId, i++)).execute();
+    await insertSubscription(tx, newSubscriptionRow(id, streamId, i++));
   }
   return { id, apiKey };
 }
@@ -91,7 +92,7 @@ export async function emitPeerChanges(scope: ActionScope, userId: number, op: 'p
 }
 
 export async function emitUserAdded(app: AppContext, scope: ActionScope, realm: Realm, userId: number): Promise<void> {
-  const user = await scope.tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await userByIdOrThrow(scope.tx, userId);
   const person = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
   const profileData = (await profileDataOfUsers(scope.tx, realm.id, [userId])).get(userId) ?? {};
   scope.emit(

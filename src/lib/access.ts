@@ -1,7 +1,7 @@
 // Authorization: each `accessX` returns what the caller may see or throws the coded error.
 import type { Conn, Tx } from '../db/database.ts';
 import type { Stream, Subscription, User } from '../db/schema.ts';
-import { streamById, streamByName, subscription } from '../db/queries/streams.ts';
+import { activeUsersWithSubscription, streamById, streamByName, subscription } from '../db/queries/streams.ts';
 import { userByEmail, userById } from '../db/queries/users.ts';
 import { ApiError, adminRequired, badRequest } from './errors.ts';
 import { ROLE } from './limits.ts';
@@ -86,16 +86,7 @@ export function canPostToStream(user: User, stream: Stream, now: number, waiting
 
 /** Every active user who may see that the stream exists: the audience of its stream events. */
 export async function usersWhoCanSeeStream(db: Q, stream: Stream): Promise<number[]> {
-  const users = await db
-    .selectFrom('users')
-    .leftJoin('subscriptions', (j) =>
-      j.onRef('subscriptions.user_id', '=', 'users.id').on('subscriptions.stream_id', '=', stream.id).on('subscriptions.active', '=', 1),
-    )
-    .select(['users.id', 'users.role', 'subscriptions.id as sub_id'])
-    .where('users.realm_id', '=', stream.realm_id)
-    .where('users.is_active', '=', 1)
-    .orderBy('users.id')
-    .execute();
+  const users = await activeUsersWithSubscription(db, stream);
   return users
     .filter((u) => {
       if (u.sub_id !== null) return true;

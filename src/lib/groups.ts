@@ -1,7 +1,17 @@
 // Membership of user groups, system groups included (their members follow from roles).
 import type { Conn, Tx } from '../db/database.ts';
 import type { User, UserGroup } from '../db/schema.ts';
-import { directMemberIds, directSubgroupIds, systemGroupByName } from '../db/queries/groups.ts';
+import {
+  directMemberIds,
+  directSubgroupIds,
+  groupById,
+  groupByIdInAnyRealm,
+  isDirectMember,
+  subgroupIdsOf,
+  systemGroupByName,
+  systemGroupIdNames,
+} from '../db/queries/groups.ts';
+import { activeUserRoles } from '../db/queries/users.ts';
 import { ROLE } from './limits.ts';
 import { realmSettingsById } from './realm-settings.ts';
 
@@ -33,21 +43,14 @@ export async function userInGroup(db: Q, user: User, groupId: number, now = Math
     const id = queue.shift()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    const group = await db.selectFrom('user_groups').selectAll().where('id', '=', id).where('realm_id', '=', user.realm_id).executeTakeFirst();
+    const group = await groupById(db, user.realm_id, id);
     if (!group || group.deactivated) continue;
     if (group.is_system_group) {
       if (await systemGroupHas(db, group, user, now)) return true;
       continue;
     }
-    const member = await db
-      .selectFrom('user_group_members')
-      .select('user_id')
-      .where('group_id', '=', id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    if (member) return true;
-    const subgroups = await db.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', id).execute();
-    queue.push(...subgroups.map((s) => s.subgroup_id));
+    if (await isDirectMember(db, id, user.id)) return true;
+    queue.push(...(await subgroupIdsOf(db, id)));
   }
   return false;
 }
@@ -88,12 +91,11 @@ export async function groupsWithMembers(db: Q, realmId: number, groups: UserGrou
   const subgroups = await directSubgroupIds(db, plain);
   const hasSystem = groups.some((g) => g.is_system_group);
   const users = hasSystem
-    ? await db.selectFrom('users').select(['id', 'role', 'date_joined']).where('realm_id', '=', realmId).where('is_active', '=', 1).orderBy('id').execute()
+    ? await activeUserRoles(db, realmId)
     : [];
   const systemIds = new Map<string, number>();
   if (hasSystem) {
-    const rows = await db.selectFrom('user_groups').select(['id', 'name']).where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute();
-    for (const r of rows) systemIds.set(r.name, r.id);
+    for (const r of await systemGroupIdNames(db, realmId)) systemIds.set(r.name, r.id);
   }
   const waitingDays = hasSystem ? (await realmSettingsById(db, realmId)).waiting_period_threshold : 0;
   return groups.map((group) => {
@@ -115,8 +117,7 @@ export async function groupClosure(db: Q, groupId: number): Promise<Set<number>>
     const id = queue.shift()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    const rows = await db.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', id).execute();
-    queue.push(...rows.map((r) => r.subgroup_id));
+    queue.push(...(await subgroupIdsOf(db, id)));
   }
   return seen;
 }
@@ -135,7 +136,7 @@ export async function expandGroup(db: Q, realmId: number, group: UserGroup): Pro
         subgroups.add(id);
         if (seen.has(id)) continue;
         seen.add(id);
-        const sub = await db.selectFrom('user_groups').selectAll().where('id', '=', id).executeTakeFirst();
+        const sub = await groupByIdInAnyRealm(db, id);
         if (sub) next.push(sub);
       }
     }

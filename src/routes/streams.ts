@@ -3,6 +3,7 @@ import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
 import { id } from '../http/ids.ts';
 import { allSubscriptionRows, recentMessageCounts, streamsInRealm } from '../db/queries/streams.ts';
+import { defaultStreamIds } from '../db/queries/default-streams.ts';
 import { accessStreamById, accessStreamByName, canSeeStream, isAdmin, isGuest } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
 import { presentStream, weeklyTraffic } from '../presenters/stream.ts';
@@ -28,7 +29,7 @@ export const streamRoutes = [
       const streams = await streamsInRealm(db, realm.id);
       const subs = await allSubscriptionRows(db, user.id);
       const defaults = params.include_default
-        ? new Set((await db.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realm.id).execute()).map((r) => r.stream_id))
+        ? new Set(await defaultStreamIds(db, realm.id))
         : new Set<number>();
       const ownerSubs = params.include_owner_subscribed && user.is_bot && user.bot_owner_id !== null ? await allSubscriptionRows(db, user.bot_owner_id) : new Map();
       const chosen = streams.filter((s) => {

@@ -15,6 +15,7 @@ import {
   updateMessage,
 } from '../../db/queries/edit.ts';
 import { hasSubmessages } from '../../db/queries/submessages.ts';
+import { messagesByIdsInAnyRealm } from '../../db/queries/messages.ts';
 import { unlinkAttachments } from '../../db/queries/render-refs.ts';
 import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { streamById, subscriberIds, subscription } from '../../db/queries/streams.ts';
@@ -237,7 +238,7 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
       }
     }
 
-    const updated = await scope.tx.selectFrom('messages').selectAll().where('id', 'in', ids).execute();
+    const updated = await messagesByIdsInAnyRealm(scope.tx, ids);
     const audience = new Set([...oldAudience, ...(await messageAudience(scope.tx, updated))]);
     const flags = await messageHolders(scope.tx, message.id);
     const byFlags = new Map<string, number[]>();

@@ -1,7 +1,7 @@
 // Automated notices posted as the realm's notification bot: moved topics, and changes to streams.
 import type { AppContext } from '../../context.ts';
 import type { Realm, Stream, User } from '../../db/schema.ts';
-import { insertUser, userByEmail } from '../../db/queries/users.ts';
+import { insertUser, userByEmail, userByIdOrThrow } from '../../db/queries/users.ts';
 import { newApiKey } from '../../lib/apikey.ts';
 import { ROLE } from '../../lib/limits.ts';
 import { runAction } from '../action.ts';
@@ -37,7 +37,7 @@ export async function notificationBot(app: AppContext, realm: Realm): Promise<Us
       avatar_version: 1,
       settings: '{}',
     });
-    const bot = await scope.tx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const bot = await userByIdOrThrow(scope.tx, id);
     // Clients list it like any bot from now on.
     await emitBotAdded(app, scope, realm, bot, await botSettings(scope.tx, id));
     return bot;

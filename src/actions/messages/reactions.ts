@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Realm, User } from '../../db/schema.ts';
 import { anyReactionWithCode, deleteReaction, findReaction, insertReaction } from '../../db/queries/reactions.ts';
 import { realmEmojiById, realmEmojiByNames } from '../../db/queries/render-refs.ts';
+import { messageByIdOrThrow } from '../../db/queries/messages.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
 import { emojiTables } from '../../lib/markdown/emoji-data.ts';
 import { accessMessage } from '../../lib/message-access.ts';
@@ -78,7 +79,7 @@ function reactionEvent(op: 'add' | 'remove', messageId: number, user: User, e: E
 }
 
 async function emitReaction(scope: ActionScope, op: 'add' | 'remove', user: User, messageId: number, e: Emoji): Promise<void> {
-  const message = await scope.tx.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow();
+  const message = await messageByIdOrThrow(scope.tx, messageId);
   scope.emit(reactionEvent(op, messageId, user, e), await messageAudience(scope.tx, [message]));
 }
 

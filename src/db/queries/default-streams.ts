@@ -97,3 +97,8 @@ export async function activeNonGuestUserIds(db: Q, realmId: number): Promise<num
   const rows = await db.selectFrom('users').select('id').where('realm_id', '=', realmId).where('is_active', '=', 1).where('role', '!=', 600).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
+
+/** The IDs of the realm's default streams, in ID order. */
+export async function defaultStreamIds(db: Q, realmId: number): Promise<number[]> {
+  return (await db.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realmId).orderBy('stream_id').execute()).map((r) => r.stream_id);
+}

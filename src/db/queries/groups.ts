@@ -102,6 +102,33 @@ export async function directSubgroupIds(db: Q, groupIds: readonly number[]): Pro
   return out;
 }
 
+/** A group by ID whatever its realm (a subgroup found through its parent). */
+export async function groupByIdInAnyRealm(db: Q, id: number): Promise<UserGroup | undefined> {
+  return db.selectFrom('user_groups').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The IDs and names of the realm's system groups. */
+export async function systemGroupIdNames(db: Q, realmId: number): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('user_groups').select(['id', 'name']).where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute();
+}
+
+/** Whether the user is a direct member of the group (a row in user_group_members). */
+export async function isDirectMember(db: Q, groupId: number, userId: number): Promise<boolean> {
+  const member = await db
+    .selectFrom('user_group_members')
+    .select('user_id')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return member !== undefined;
+}
+
+/** The direct subgroups of one group. */
+export async function subgroupIdsOf(db: Q, groupId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', groupId).execute();
+  return rows.map((r) => r.subgroup_id);
+}
+
 /** Groups that list this one as a direct subgroup. */
 export async function supergroupIds(db: Q, groupId: number): Promise<number[]> {
   const rows = await db.selectFrom('user_group_subgroups').select('group_id').where('subgroup_id', '=', groupId).orderBy('group_id').execute();
@@ -174,4 +201,15 @@ export async function groupUses(db: Q, realmId: number, groupId: number): Promis
     .orderBy('id')
     .execute();
   return { groupIds: groups.map((g) => g.id), streamIds: streams.map((s) => s.id) };
+}
+
+/** The groups the user is a direct member of (rows in user_group_members), in ID order. */
+export async function groupIdsOfMember(db: Q, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_group_members').select('group_id').where('user_id', '=', userId).orderBy('group_id').execute();
+  return rows.map((r) => r.group_id);
+}
+
+/** A group's ID and whether it is a system group. */
+export async function groupKindById(db: Q, realmId: number, id: number): Promise<{ id: number; is_system_group: number } | undefined> {
+  return db.selectFrom('user_groups').select(['id', 'is_system_group']).where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
 }

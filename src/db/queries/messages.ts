@@ -55,3 +55,26 @@ export interface ReactionRow {
   emoji_code: string;
   reaction_type: string;
 }
+
+/** The active users who have any of these messages (a user_messages row), each once. */
+export async function activeHolderIds(db: Q, messageIds: readonly number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_messages as um')
+    .innerJoin('users as u', 'u.id', 'um.user_id')
+    .select('um.user_id')
+    .distinct()
+    .where('um.message_id', 'in', [...messageIds])
+    .where('u.is_active', '=', 1)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Messages by ID, whatever their realm (IDs the caller already checked). */
+export async function messagesByIdsInAnyRealm(db: Q, ids: readonly number[]): Promise<Message[]> {
+  return db.selectFrom('messages').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+/** A message that must exist. */
+export async function messageByIdOrThrow(db: Q, id: number): Promise<Message> {
+  return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

@@ -112,3 +112,8 @@ export async function setProfileValue(tx: Tx, row: ProfileValueRow, exists: bool
 export async function deleteProfileValue(tx: Tx, fieldId: number, userId: number): Promise<void> {
   await tx.deleteFrom('custom_profile_field_values').where('field_id', '=', fieldId).where('user_id', '=', userId).execute();
 }
+
+/** Every user's value of one field. */
+export async function profileValuesOfField(db: Q, fieldId: number): Promise<ProfileValueRow[]> {
+  return db.selectFrom('custom_profile_field_values').selectAll().where('field_id', '=', fieldId).execute();
+}

@@ -25,3 +25,8 @@ export async function insertRealm(
 export async function updateRealmSettings(tx: Tx, realmId: number, settings: string): Promise<void> {
   await tx.updateTable('realms').set({ settings }).where('id', '=', realmId).execute();
 }
+
+/** A realm that must exist (named by a row that references it). */
+export async function realmByIdOrThrow(db: Conn | Tx, id: number): Promise<Realm> {
+  return db.selectFrom('realms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

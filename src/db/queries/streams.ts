@@ -148,3 +148,22 @@ export async function recentMessageCounts(db: Q, streamIds: readonly number[], s
   for (const r of rows) if (r.stream_id !== null) out.set(r.stream_id, Number(r.n));
   return out;
 }
+
+/** The realm's active users by ID, each with its active subscription to the stream (`sub_id`) or null. */
+export async function activeUsersWithSubscription(db: Q, stream: Pick<Stream, 'id' | 'realm_id'>): Promise<{ id: number; role: number; sub_id: number | null }[]> {
+  return db
+    .selectFrom('users')
+    .leftJoin('subscriptions', (j) =>
+      j.onRef('subscriptions.user_id', '=', 'users.id').on('subscriptions.stream_id', '=', stream.id).on('subscriptions.active', '=', 1),
+    )
+    .select(['users.id', 'users.role', 'subscriptions.id as sub_id'])
+    .where('users.realm_id', '=', stream.realm_id)
+    .where('users.is_active', '=', 1)
+    .orderBy('users.id')
+    .execute();
+}
+
+/** Whether each stream's history is public to its subscribers. */
+export async function streamsHistoryPublic(db: Q, streamIds: readonly number[]): Promise<{ id: number; history_public_to_subscribers: number }[]> {
+  return db.selectFrom('streams').select(['id', 'history_public_to_subscribers']).where('id', 'in', [...streamIds]).execute();
+}

@@ -65,6 +65,11 @@ export async function activeUserIdsInRealm(db: Q, realmId: number): Promise<numb
   return rows.map((r) => r.id);
 }
 
+/** Role and join date of the realm's active users, by ID (system groups' members follow from them). */
+export async function activeUserRoles(db: Q, realmId: number): Promise<{ id: number; role: number; date_joined: number }[]> {
+  return db.selectFrom('users').select(['id', 'role', 'date_joined']).where('realm_id', '=', realmId).where('is_active', '=', 1).orderBy('id').execute();
+}
+
 export async function countActiveOwners(db: Q, realmId: number): Promise<number> {
   const row = await db
     .selectFrom('users')
@@ -95,4 +100,14 @@ export async function maxMessageIdForUser(db: Db, userId: number): Promise<numbe
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return Number(row?.m ?? -1);
+}
+
+/** A user that must exist (just inserted, or named by a row that references it). */
+export async function userByIdOrThrow(db: Q, id: number): Promise<User> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The email of a user that must exist. */
+export async function userEmailById(db: Q, id: number): Promise<string> {
+  return (await db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email;
 }
