@@ -1,6 +1,5 @@
 // Realm-level helpers: its public URL and its settings merged with the defaults.
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
 import type { Realm } from '../db/schema.ts';
 import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from './settings-registry.ts';
 
@@ -10,7 +9,7 @@ export function realmUrl(config: Pick<Config, 'externalHost' | 'externalScheme'>
 }
 
 /** The domain of bots' email addresses: the realm's host. */
-export function realmBotDomain(app: AppContext, realm: Realm): string {
+export function realmBotDomain(app: { config: Pick<Config, 'externalHost' | 'externalScheme'> }, realm: Pick<Realm, 'subdomain'>): string {
   return new URL(realmUrl(app.config, realm)).hostname;
 }
 
