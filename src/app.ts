@@ -11,7 +11,7 @@ import type { EventHub } from './events/hub.ts';
 import { QueueManager } from './events/manager.ts';
 import { RedisBus } from './events/redis-bus.ts';
 import { restoreQueues, saveQueues } from './events/store.ts';
-import type { ParleyEvent } from './events/types.ts';
+import type { ParleyEvent } from './events/registry.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers, installSecurityHeaders } from './http/errors.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { RequestLogger } from './http/request-logger.ts';

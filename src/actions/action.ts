@@ -1,7 +1,7 @@
 // Every mutation runs through runAction: one transaction, and its events sent after commit.
 import type { AppContext } from '../context.ts';
 import type { Dialect, Tx } from '../db/database.ts';
-import type { ParleyEvent } from '../events/types.ts';
+import type { ParleyEvent } from '../events/registry.ts';
 
 export interface ActionScope {
   tx: Tx;

@@ -14,6 +14,7 @@ import { messageAudience } from '../lib/message-audience.ts';
 import { renderMessage } from '../lib/message-render.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { fetchEmbedData } from '../lib/url-preview.ts';
+import type { UpdateMessageEvent } from '../events/event-types/update_message.ts';
 import { runAction } from './action.ts';
 
 export interface PreviewJob {
@@ -69,7 +70,7 @@ export async function doUpdateEmbeddedData(app: AppContext, job: PreviewJob, emb
     const { result } = await renderMessage(scope.tx, realm, url, message.content, sender, { imageProxyKey: app.imageProxyKey, embedData });
     if (result.html === message.rendered_content) return;
     await updateMessage(scope.tx, message.id, { rendered_content: result.html, has_image: result.hasImage ? 1 : 0 });
-    const event = {
+    const event: UpdateMessageEvent = {
       type: 'update_message',
       user_id: null,
       edit_timestamp: scope.now,

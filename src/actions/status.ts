@@ -18,6 +18,7 @@ import { emojiTables } from '../lib/markdown/emoji-data.ts';
 import { isServiceEmoji } from '../lib/service-emoji.ts';
 import { setOverride, storedOverrides, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
 import { userSettingEvent, userSettings } from '../lib/user-settings.ts';
+import type { UserStatusEvent } from '../events/event-types/user_status.ts';
 import { runAction } from './action.ts';
 
 export const STATUS_TEXT_LIMIT = 60;
@@ -66,7 +67,7 @@ export async function checkUpdateStatus(app: AppContext, user: User, input: Stat
     await lockUser(scope.tx, user.realm_id, user.id, scope.dialect);
     const existing = await userStatus(scope.tx, user.id);
     const row: UserStatusRow = existing ?? { user_id: user.id, status_text: '', emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji', timestamp: scope.now };
-    const event: Record<string, unknown> & { type: string } = { type: 'user_status', user_id: user.id };
+    const event: UserStatusEvent = { type: 'user_status', user_id: user.id };
     if (text !== undefined) {
       row.status_text = text;
       event.status_text = text;

@@ -5,6 +5,7 @@ import { updateSubscription } from '../db/queries/subscriptions.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { canSeeStream } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
+import type { SubscriptionEvent } from '../events/event-types/subscription.ts';
 import { runAction } from './action.ts';
 
 export interface PropertyChange {
@@ -54,7 +55,7 @@ export async function checkUpdateSubscriptionProperties(app: AppContext, user: U
       if (!stream || !canSeeStream(user, stream, sub)) throw badRequest('Invalid stream ID');
       if (!sub?.active) throw badRequest(`Not subscribed to stream ID ${stream.id}`);
       await updateSubscription(scope.tx, sub.id, { [c.column]: c.stored });
-      const update = (property: string, value: unknown) => ({ type: 'subscription', op: 'update', stream_id: stream.id, property, value });
+      const update = (property: string, value: unknown): SubscriptionEvent => ({ type: 'subscription', op: 'update', stream_id: stream.id, property, value });
       if (c.column === 'is_muted') {
         // Since feature level 139 both names are sent (the legacy one first), so clients can move to is_muted.
         scope.emit(update('in_home_view', c.stored !== 1), [user.id]);

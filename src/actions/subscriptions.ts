@@ -15,7 +15,7 @@ import { passesPolicy } from '../lib/permissions.ts';
 import { checkStreamName } from '../lib/validate.ts';
 import { presentStream, presentSubscription } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { notificationDefaults } from '../events/state/subscription.ts';
+import { notificationDefaults } from '../events/event-types/subscription.ts';
 import { doCreateStream } from './streams.ts';
 import { doAddDefaultStream } from './default-streams.ts';
 import { sendStreamNotices, streamNotice } from './messages/notices.ts';

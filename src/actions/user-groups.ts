@@ -27,6 +27,7 @@ import { LIMITS, ROLE } from '../lib/limits.ts';
 import { realmSettingsById } from '../lib/realm-settings.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { presentUserGroup } from '../presenters/user-group.ts';
+import type { UserGroupEvent } from '../events/event-types/user_group.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { passesPolicy } from '../lib/permissions.ts';
 
@@ -93,7 +94,7 @@ async function checkMentionGroup(tx: Tx, realmId: number, id: number): Promise<n
   return g.id;
 }
 
-async function emitToRealm(scope: ActionScope, realmId: number, event: Record<string, unknown> & { type: string }): Promise<void> {
+async function emitToRealm(scope: ActionScope, realmId: number, event: UserGroupEvent): Promise<void> {
   scope.emit(event, await activeUserIdsInRealm(scope.tx, realmId));
 }
 

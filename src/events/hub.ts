@@ -1,6 +1,6 @@
 // Where actions hand their events, after their transaction has committed. In one process the
 // queue manager (manager.ts) is the hub; a multi-process bus publishes to every process's manager.
-import type { ParleyEvent } from './types.ts';
+import type { ParleyEvent } from './registry.ts';
 
 export interface EventHub {
   /** Delivers an event to every queue of these users that wants it. */

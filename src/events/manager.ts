@@ -3,12 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
-import type { ClientOptions, EventFamily } from './family.ts';
-import { familyOf } from './families/index.ts';
-import { narrowAccepts, type MessageEvent } from './families/message.ts';
+import type { ClientOptions, EventType } from './event-type.ts';
 import type { EventHub } from './hub.ts';
 import { EventQueue, type QueueData } from './queue.ts';
-import type { BaseEvent, ParleyEvent, QueuedEvent } from './types.ts';
+import { eventTypeOf, type ParleyEvent } from './registry.ts';
+import type { BaseEvent, QueuedEvent } from './types.ts';
 
 export interface QueueManagerOptions {
   /** Seconds without a register or fetch before a queue is collected. */
@@ -36,10 +35,9 @@ export function badQueue(queueId: string): ApiError {
   return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
 }
 
-/** The events one client gets for a published event, after its family reshaped them. */
-export function clientForms(event: BaseEvent, client: ClientOptions): BaseEvent[] {
-  const family = familyOf(event.type);
-  return family?.forClient ? family.forClient(event, client) : [event];
+/** The events one client gets for a published event, after its event type reshaped them. */
+export function clientForms(event: BaseEvent, client: ClientOptions, type = eventTypeOf(event.type)): BaseEvent[] {
+  return type?.forClient ? type.forClient(event, client) : [event];
 }
 
 /** A queue with a waiting poll is in use, so it goes after every queue without one. */
@@ -153,26 +151,25 @@ export class QueueManager implements EventHub {
     this.publicStreams.get(q.data.client.realmId)?.delete(q);
   }
 
-  publish(event: ParleyEvent, userIds: readonly number[]): void {
-    const family = familyOf(event.type);
+  publish(published: ParleyEvent, userIds: readonly number[]): void {
+    const event = published as BaseEvent;
+    const type = eventTypeOf(event.type);
     const forms = new Map<string, BaseEvent[]>();
-    const m = event as MessageEvent;
-    const publicQueues = event.type === 'message' && m.public_stream && m.message.type === 'stream' ? this.publicStreams.get(m.realm_id) : undefined;
-    // Only needed when all_public_streams queues may get the message a second way.
+    const toPublic = type?.toPublicStreamQueues?.(event) ?? null;
+    const publicQueues = toPublic ? this.publicStreams.get(toPublic.realmId) : undefined;
+    // Only needed when all_public_streams queues may get the event a second way.
     const seen = publicQueues?.size ? new Set<EventQueue>() : null;
-    const types = ['*', event.type, ...(family?.alsoAs ?? [])];
+    const types = ['*', event.type, ...(type?.alsoAs ?? [])];
     for (const userId of userIds) {
       for (const q of this.queuesWanting(userId, types)) {
         seen?.add(q);
-        this.deliver(q, event, family, forms);
+        this.deliver(q, event, type, forms);
       }
     }
-    if (publicQueues && seen) {
-      // A message the user did not receive has no flags for them.
-      const unflagged = { ...m, flags: [] };
-      const unflaggedForms = new Map<string, BaseEvent[]>();
+    if (toPublic && publicQueues && seen) {
+      const publicForms = new Map<string, BaseEvent[]>();
       for (const q of publicQueues) {
-        if (!seen.has(q)) this.deliver(q, unflagged, family, unflaggedForms);
+        if (!seen.has(q)) this.deliver(q, toPublic.event, type, publicForms);
       }
     }
   }
@@ -186,17 +183,17 @@ export class QueueManager implements EventHub {
     return new Set(sets.flatMap((set) => [...set]));
   }
 
-  private deliver(q: EventQueue, event: BaseEvent, family: EventFamily | undefined, forms: Map<string, BaseEvent[]>): void {
+  private deliver(q: EventQueue, event: BaseEvent, type: EventType | undefined, forms: Map<string, BaseEvent[]>): void {
     const client = q.data.client;
-    if (!q.wants(event.type) && !family?.alsoAs?.some((t) => q.wants(t))) return;
-    if (event.type === 'message' && client.narrow.length > 0 && !narrowAccepts(client.narrow, event as MessageEvent, client.userId)) return;
+    if (!q.wants(event.type) && !type?.alsoAs?.some((t) => q.wants(t))) return;
+    if (type?.accepts && !type.accepts(event, client)) return;
     let mine: BaseEvent[];
-    if (family?.formKey) {
-      const key = family.formKey(event, client);
-      mine = forms.get(key) ?? clientForms(event, client);
+    if (type?.formKey) {
+      const key = type.formKey(event, client);
+      mine = forms.get(key) ?? clientForms(event, client, type);
       forms.set(key, mine);
     } else {
-      mine = clientForms(event, client);
+      mine = clientForms(event, client, type);
     }
     for (const form of mine) {
       if (q.wants(form.type)) q.push(form);

@@ -1,6 +1,6 @@
 // One client's event queue: its options, the events it has not acknowledged, and at most one
 // waiting long-poll.
-import type { ClientOptions } from './family.ts';
+import type { ClientOptions } from './event-type.ts';
 import { queuedJson } from './serialized.ts';
 import type { BaseEvent, QueuedEvent } from './types.ts';
 

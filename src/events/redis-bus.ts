@@ -8,7 +8,7 @@ import { lazy } from '../lazy.ts';
 import type { Logger } from '../log.ts';
 import type { EventHub } from './hub.ts';
 import type { QueueDirectory } from './manager.ts';
-import type { ParleyEvent } from './types.ts';
+import type { ParleyEvent } from './registry.ts';
 
 const ioredis = lazy<typeof ioredisTypes>('ioredis');
 

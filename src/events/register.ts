@@ -3,9 +3,8 @@
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../lib/limits.ts';
-import type { ClientCapabilities, ClientOptions, State } from './family.ts';
-import { familyOf } from './families/index.ts';
-import { snapshotGroups } from './state/index.ts';
+import type { ClientCapabilities, ClientOptions, State } from './event-type.ts';
+import { eventTypeOf, snapshotGroups } from './registry.ts';
 import type { QueuedEvent } from './types.ts';
 
 export interface RegisterInput {
@@ -14,6 +13,15 @@ export interface RegisterInput {
   eventTypes: string[] | null;
   fetchEventTypes: string[] | null;
 }
+
+/**
+ * Points inside `register` where a test may run an action, to reproduce deterministically a
+ * change that commits while the queue exists but the snapshot is (or is not yet) read.
+ */
+export const registerHooks: { afterQueue: (() => Promise<void>) | null; afterSnapshot: (() => Promise<void>) | null } = {
+  afterQueue: null,
+  afterSnapshot: null,
+};
 
 export const CAPABILITY_NAMES: (keyof ClientCapabilities)[] = [
   'notification_settings_null',
@@ -49,7 +57,7 @@ export async function fetchState(app: AppContext, realm: Realm, user: User | nul
 
 /** Applies client-form events to a snapshot, as the client would. */
 export function applyEvents(state: State, events: readonly QueuedEvent[], client: ClientOptions): void {
-  for (const event of events) familyOf(event.type)?.apply?.(state, event, client);
+  for (const event of events) eventTypeOf(event.type)?.apply?.(state, event, client);
 }
 
 export async function register(app: AppContext, realm: Realm, user: User | null, input: RegisterInput): Promise<Record<string, unknown>> {
@@ -59,7 +67,9 @@ export async function register(app: AppContext, realm: Realm, user: User | null,
     return { queue_id: null, last_event_id: -1, ...base, ...state };
   }
   const queue = app.queues.create(input.client, input.eventTypes);
+  if (registerHooks.afterQueue) await registerHooks.afterQueue();
   const state = await fetchState(app, realm, user, input);
+  if (registerHooks.afterSnapshot) await registerHooks.afterSnapshot();
   const arrived = queue.newerThan(-1);
   applyEvents(state, arrived, queue.data.client);
   const lastEventId = arrived.at(-1)?.id ?? -1;

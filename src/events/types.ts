@@ -1,9 +1,5 @@
-// Events sent to clients' queues. The shapes follow the reference's event schemas; each event
-// family declares its payloads in its own module (families/) and they are joined here.
-import type { MessageEvent } from './families/message.ts';
-import type { RealmUserEvent } from './families/realm_user.ts';
-import type { StreamEvent } from './families/stream.ts';
-import type { SubscriptionEvent } from './families/subscription.ts';
+// The shape every event shares. Each event type declares its payload in its own module
+// (event-types/), and registry.ts joins them into `ParleyEvent`, what actions may send.
 
 export interface BaseEvent {
   type: string;
@@ -13,11 +9,6 @@ export interface BaseEvent {
 export interface HeartbeatEvent extends BaseEvent {
   type: 'heartbeat';
 }
-
-/** The events this area knows the shape of; other areas add theirs as `BaseEvent` until typed. */
-export type KnownEvent = MessageEvent | SubscriptionEvent | StreamEvent | RealmUserEvent | HeartbeatEvent;
-
-export type ParleyEvent = KnownEvent | BaseEvent;
 
 /** An event as it sits in a queue and reaches a client: with its queue-local id. */
 export type QueuedEvent = BaseEvent & { id: number };

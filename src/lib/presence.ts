@@ -33,7 +33,11 @@ export function legacyPresence(row: PresenceRow): { aggregated: { client: string
 }
 
 /** The presence event of the reference at our feature level (legacy format for one client). */
-export function presenceEvent(row: PresenceRow, email: string, now: number): Record<string, unknown> & { type: string } {
+export function presenceEvent(
+  row: PresenceRow,
+  email: string,
+  now: number,
+): { type: 'presence'; user_id: number; email: string; server_timestamp: number; presence: { website: LegacyClientPresence } } {
   return { type: 'presence', user_id: row.user_id, email, server_timestamp: now, presence: { website: legacyClient(row) } };
 }
 

@@ -10,8 +10,13 @@ export async function realmSettingsById(db: Conn | Tx, realmId: number): Promise
   return realm ? realmSettings(realm) : { ...REALM_SETTING_DEFAULTS };
 }
 
+/** A `realm` event (the payload of src/events/event-types/realm.ts). */
+export type RealmSettingUpdate =
+  | { type: 'realm'; op: 'update'; property: string; value: unknown }
+  | { type: 'realm'; op: 'update_dict'; property: string; data: Record<string, unknown> };
+
 /** The `realm` event for a change of one setting, in the form its declaration names. */
-export function realmSettingEvent(name: string, value: unknown): Record<string, unknown> & { type: 'realm' } {
+export function realmSettingEvent(name: string, value: unknown): RealmSettingUpdate {
   return realmSetting(name)?.event === 'update_dict'
     ? { type: 'realm', op: 'update_dict', property: 'default', data: { [name]: value } }
     : { type: 'realm', op: 'update', property: name, value };

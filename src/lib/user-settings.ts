@@ -10,9 +10,12 @@ export function userSettings(user: Pick<User, 'settings' | 'timezone'>): UserSet
 
 export type SettingEvent = Record<string, unknown> & { type: string };
 
+/** A `user_settings` update (the payload of src/events/event-types/user_settings.ts). */
+export type UserSettingUpdate = { type: 'user_settings'; op: 'update'; property: string; value: unknown; language_name?: string };
+
 /** The `user_settings` event for a change of one setting, with the extra fields it declares. */
-export function userSettingEvent(name: string, value: unknown): SettingEvent {
-  const extra = userSetting(name)?.eventExtra?.(value as never);
+export function userSettingEvent(name: string, value: unknown): UserSettingUpdate {
+  const extra = userSetting(name)?.eventExtra?.(value as never) as { language_name?: string } | undefined;
   return { type: 'user_settings', op: 'update', property: name, value, ...extra };
 }
 

@@ -7,7 +7,7 @@ import { isGuest } from '../lib/access.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
 import { realmSettings } from '../lib/realm.ts';
-import type { ClientCapabilities } from '../events/family.ts';
+import type { ClientCapabilities } from '../events/event-type.ts';
 import { badQueue, type QueueManager } from '../events/manager.ts';
 import { CAPABILITY_NAMES, register } from '../events/register.ts';
 

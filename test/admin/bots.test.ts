@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
-import { realmBotGroup } from '../../src/events/state/realm_bot.ts';
+import { realmBotGroup } from '../../src/events/event-types/realm_bot.ts';
 
 async function botsSnapshot(s: TestServer, userId: number) {
   const db = s.server.app.db.kysely;

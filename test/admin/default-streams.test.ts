@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { defaultStreamsGroup } from '../../src/events/state/default_streams.ts';
-import { defaultStreamGroupsGroup } from '../../src/events/state/default_stream_groups.ts';
+import { defaultStreamsGroup } from '../../src/events/event-types/default_streams.ts';
+import { defaultStreamGroupsGroup } from '../../src/events/event-types/default_stream_groups.ts';
 
 async function snapshot(s: TestServer, userId: number) {
   const db = s.server.app.db.kysely;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { realmEmojiGroup } from '../../src/events/state/realm_emoji.ts';
+import { realmEmojiGroup } from '../../src/events/event-types/realm_emoji.ts';
 import { loadRealmMarkdownData } from '../../src/lib/realm-markdown.ts';
 import { plainContext, renderMarkdown } from '../../src/lib/markdown/index.ts';
 

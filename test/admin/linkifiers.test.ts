@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { checkLinkifierPattern } from '../../src/lib/linkifier-check.ts';
-import { realmFiltersGroup, realmLinkifiersGroup } from '../../src/events/state/realm_linkifiers.ts';
+import { realmFiltersGroup, realmLinkifiersGroup } from '../../src/events/event-types/realm_linkifiers.ts';
 import { topicLinks } from '../../src/lib/markdown/index.ts';
 import { markdownLinkifier } from '../../src/lib/realm-markdown.ts';
 import { linkifierRows } from '../../src/db/queries/linkifiers.ts';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { realmById } from '../../src/db/queries/realms.ts';
 import { realmSettings } from '../../src/lib/realm.ts';
-import { realmGroup } from '../../src/events/state/realm.ts';
-import { realmUserSettingsDefaultsGroup } from '../../src/events/state/realm_user_settings_defaults.ts';
+import { realmGroup } from '../../src/events/event-types/realm.ts';
+import { realmUserSettingsDefaultsGroup } from '../../src/events/event-types/realm_user_settings_defaults.ts';
 
 const ADMIN = 200;
 

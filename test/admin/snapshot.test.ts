@@ -3,13 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { checkResponse } from '../helpers/openapi.ts';
-import { realmGroup } from '../../src/events/state/realm.ts';
-import { realmEmojiGroup } from '../../src/events/state/realm_emoji.ts';
-import { realmFiltersGroup, realmLinkifiersGroup } from '../../src/events/state/realm_linkifiers.ts';
-import { defaultStreamsGroup } from '../../src/events/state/default_streams.ts';
-import { defaultStreamGroupsGroup } from '../../src/events/state/default_stream_groups.ts';
-import { realmBotGroup } from '../../src/events/state/realm_bot.ts';
-import { realmUserSettingsDefaultsGroup } from '../../src/events/state/realm_user_settings_defaults.ts';
+import { realmGroup } from '../../src/events/event-types/realm.ts';
+import { realmEmojiGroup } from '../../src/events/event-types/realm_emoji.ts';
+import { realmFiltersGroup, realmLinkifiersGroup } from '../../src/events/event-types/realm_linkifiers.ts';
+import { defaultStreamsGroup } from '../../src/events/event-types/default_streams.ts';
+import { defaultStreamGroupsGroup } from '../../src/events/event-types/default_stream_groups.ts';
+import { realmBotGroup } from '../../src/events/event-types/realm_bot.ts';
+import { realmUserSettingsDefaultsGroup } from '../../src/events/event-types/realm_user_settings_defaults.ts';
 
 test('the snapshot groups match the reference register schema', async (t) => {
   const s = await startServer();

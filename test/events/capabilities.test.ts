@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { QueueManager } from '../../src/events/manager.ts';
-import type { ClientCapabilities } from '../../src/events/family.ts';
+import type { ClientCapabilities } from '../../src/events/event-type.ts';
 import { createLogger } from '../../src/log.ts';
 import { startServer } from '../helpers/server.ts';
 

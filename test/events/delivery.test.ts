@@ -2,7 +2,7 @@
 // each client still gets exactly its own form, and every queue gets every event in order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ClientCapabilities, ClientOptions } from '../../src/events/family.ts';
+import type { ClientCapabilities, ClientOptions } from '../../src/events/event-type.ts';
 import { QueueManager } from '../../src/events/manager.ts';
 import type { EventQueue } from '../../src/events/queue.ts';
 import { CAPABILITY_NAMES } from '../../src/events/register.ts';
@@ -131,9 +131,9 @@ test('a published event is serialized once per client form, and each queue gets 
     manager.publish({
       type: 'message', message, flags: ['read'], raw_content: 'hi', sender_queue_id: queues[3]!.id, local_message_id: '1.5',
       sender_avatar_external: false, realm_id: 1, public_stream: false,
-    }, [1]);
+    } as never, [1]);
     // An event that carries an `id` of its own keeps its place for the queue-local id.
-    manager.publish({ type: 'custom_thing', id: 99, value: 'v' }, [1]);
+    manager.publish({ type: 'custom_thing', id: 99, value: 'v' } as never, [1]);
     const texts = queues.map((q) => q.eventsJson(q.newerThan(-1)));
     // Three forms: rendered, raw, and the sender's (with its local_message_id).
     assert.equal(serialized, 3);

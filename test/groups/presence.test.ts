@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { userStatusSnapshot } from '../../src/events/state/user_status.ts';
-import { alertWordsSnapshot } from '../../src/events/state/alert_words.ts';
-import { presenceSnapshot } from '../../src/events/state/presence.ts';
-import type { SnapshotGroup } from '../../src/events/state/types.ts';
+import { userStatusSnapshot } from '../../src/events/event-types/user_status.ts';
+import { alertWordsSnapshot } from '../../src/events/event-types/alert_words.ts';
+import { presenceSnapshot } from '../../src/events/event-types/presence.ts';
+import type { SnapshotGroup } from '../../src/events/event-type.ts';
 
 async function snap(s: TestServer, group: SnapshotGroup, userId: number, slimPresence = false): Promise<Record<string, any>> {
   const app = s.server.app;

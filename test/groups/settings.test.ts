@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { userSettingsSnapshot } from '../../src/events/state/user_settings.ts';
+import { userSettingsSnapshot } from '../../src/events/event-types/user_settings.ts';
 import { USER_SETTING_DEFAULTS } from '../../src/lib/settings-registry.ts';
 
 async function snapshot(s: Awaited<ReturnType<typeof startServer>>, userId: number): Promise<Record<string, any>> {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { userGroupsSnapshot } from '../../src/events/state/user_groups.ts';
-import { customProfileFieldsSnapshot } from '../../src/events/state/custom_profile_fields.ts';
-import type { SnapshotGroup } from '../../src/events/state/types.ts';
+import { userGroupsSnapshot } from '../../src/events/event-types/user_group.ts';
+import { customProfileFieldsSnapshot } from '../../src/events/event-types/custom_profile_fields.ts';
+import type { SnapshotGroup } from '../../src/events/event-type.ts';
 
 async function snap(s: TestServer, group: SnapshotGroup, userId: number): Promise<Record<string, any>> {
   const app = s.server.app;

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { sql } from 'kysely';
-import { messageSnapshot, starredMessagesSnapshot, stopWordsSnapshot, unreadSnapshot } from '../../src/events/state/messages.ts';
-import { recentPrivateConversationsGroup } from '../../src/events/state/recent_private_conversations.ts';
-import type { SnapshotContext } from '../../src/events/state/types.ts';
+import { messageSnapshot, stopWordsSnapshot } from '../../src/events/event-types/message.ts';
+import { starredMessagesSnapshot, unreadSnapshot } from '../../src/events/event-types/update_message_flags.ts';
+import { recentPrivateConversationsGroup } from '../../src/events/event-types/message.ts';
+import type { SnapshotContext } from '../../src/events/event-type.ts';
 import { dm, send } from './helpers.ts';
 
 test('snapshot groups: unread_msgs by stream topic, direct and group messages, mentions; starred; max_message_id; stop_words', async (t) => {

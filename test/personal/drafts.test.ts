@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { draftsSnapshot } from '../../src/events/state/drafts.ts';
+import { draftsSnapshot } from '../../src/events/event-types/drafts.ts';
 import { snapshotContext, streamIdOf } from './util.ts';
 
 test('drafts: create, list newest first, edit and delete, each with its drafts event', async (t) => {

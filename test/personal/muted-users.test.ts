@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { mutedUsersSnapshot } from '../../src/events/state/muted_users.ts';
+import { mutedUsersSnapshot } from '../../src/events/event-types/muted_users.ts';
 import { snapshotContext } from './util.ts';
 
 async function flagsOf(s: Awaited<ReturnType<typeof startServer>>, as: { id: number; email: string; apiKey: string }, messageId: number): Promise<string[]> {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { scheduledMessagesSnapshot } from '../../src/events/state/scheduled_messages.ts';
+import { scheduledMessagesSnapshot } from '../../src/events/event-types/scheduled_messages.ts';
 import { deliverDueScheduledMessages } from '../../src/actions/scheduled-delivery.ts';
 import { snapshotContext, streamIdOf, waitFor } from './util.ts';
 

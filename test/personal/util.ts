@@ -1,6 +1,6 @@
 // Helpers shared by the tests of drafts, scheduled messages, uploads and muted users.
 import type { TestServer } from '../helpers/server.ts';
-import type { SnapshotContext } from '../../src/events/state/types.ts';
+import type { SnapshotContext } from '../../src/events/event-type.ts';
 
 export async function streamIdOf(s: TestServer, name: string): Promise<number> {
   const row = await s.server.app.db.kysely.selectFrom('streams').select('id').where('name', '=', name).executeTakeFirstOrThrow();

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { userTopicSnapshot } from '../../src/events/state/user_topic.ts';
-import { mutedTopicsSnapshot } from '../../src/events/state/muted_topics.ts';
-import type { SnapshotContext } from '../../src/events/state/types.ts';
+import { userTopicSnapshot } from '../../src/events/event-types/user_topic.ts';
+import { mutedTopicsSnapshot } from '../../src/events/event-types/muted_topics.ts';
+import type { SnapshotContext } from '../../src/events/event-type.ts';
 import { db, streamId } from './helpers.ts';
 
 async function snapshotCtx(s: TestServer, userId: number): Promise<SnapshotContext> {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { followedCondition, followedTopics, notMutedCondition, unreadExclusions, unreadFilter } from '../../src/db/queries/user-topics.ts';
-import { mutedTopicsSnapshot } from '../../src/events/state/muted_topics.ts';
-import { userTopicSnapshot } from '../../src/events/state/user_topic.ts';
-import type { SnapshotContext } from '../../src/events/state/types.ts';
+import { mutedTopicsSnapshot } from '../../src/events/event-types/muted_topics.ts';
+import { userTopicSnapshot } from '../../src/events/event-types/user_topic.ts';
+import type { SnapshotContext } from '../../src/events/event-type.ts';
 import { db, eventsOf, streamId } from './helpers.ts';
 
 const send = async (s: TestServer, to: string, topic: string, as?: Parameters<TestServer['ok']>[3]) =>

@@ -8,6 +8,7 @@ import { LIMITS } from '../../lib/limits.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
 import { realmSettings } from '../../lib/realm.ts';
+import type { DeleteMessageEvent } from '../../events/event-types/delete_message.ts';
 import { runAction, type ActionScope } from '../action.ts';
 import { meetsPolicy } from './edit.ts';
 
@@ -17,7 +18,7 @@ async function doDeleteMessages(scope: ActionScope, messages: Message[]): Promis
   const first = messages[0]!;
   const ids = messages.map((m) => m.id).sort((a, b) => a - b);
   await deleteMessages(scope.tx, ids);
-  const event =
+  const event: DeleteMessageEvent =
     first.stream_id === null
       ? { type: 'delete_message', message_type: 'private', message_ids: ids }
       : { type: 'delete_message', message_type: 'stream', message_ids: ids, stream_id: first.stream_id, topic: first.topic };

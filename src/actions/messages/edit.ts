@@ -28,7 +28,7 @@ import { messageAudience } from '../../lib/message-audience.ts';
 import { messageTopicLinks, renderMessage } from '../../lib/message-render.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic } from '../../lib/validate.ts';
-import type { ParleyEvent } from '../../events/types.ts';
+import type { UpdateMessageEvent } from '../../events/event-types/update_message.ts';
 import { runAction } from '../action.ts';
 import { queueLinkPreviews } from '../link-previews.ts';
 import { sendMoveNotices } from './notices.ts';
@@ -156,7 +156,7 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
   await runAction(app, async (scope) => {
     const ids = targets.map((m) => m.id).sort((a, b) => a - b);
     const oldAudience = await messageAudience(scope.tx, targets);
-    const event: ParleyEvent = {
+    const event: UpdateMessageEvent = {
       type: 'update_message',
       user_id: user.id,
       edit_timestamp: scope.now,

@@ -8,7 +8,7 @@ import { EDITABLE_FLAGS, FLAG_BITS, isFlagName, type FlagName } from '../../db/f
 import { accessMessage } from '../../lib/message-access.ts';
 import { fetchWindow, type WindowParams } from './fetch.ts';
 import { LIMITS } from '../../lib/limits.ts';
-import type { ParleyEvent } from '../../events/types.ts';
+import type { FlagDetail, UpdateMessageFlagsEvent } from '../../events/event-types/update_message_flags.ts';
 import { runAction, type ActionScope } from '../action.ts';
 
 export function checkFlagName(flag: string): FlagName {
@@ -21,9 +21,9 @@ const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned |
 
 /** Emits update_message_flags for the user; un-reading carries what clients need to count. */
 async function emitFlags(scope: ActionScope, user: User, op: 'add' | 'remove', flag: FlagName, ids: number[]): Promise<void> {
-  const event: ParleyEvent = { type: 'update_message_flags', op, operation: op, flag, messages: ids, all: false };
+  const event: UpdateMessageFlagsEvent = { type: 'update_message_flags', op, operation: op, flag, messages: ids, all: false };
   if (op === 'remove' && flag === 'read') {
-    const details: Record<string, unknown> = {};
+    const details: Record<string, FlagDetail> = {};
     for (const d of await messageDetails(scope.tx, user.id, ids)) {
       const mentioned = (d.flags & MENTION_BITS) !== 0;
       if (d.stream_id !== null) {

@@ -9,6 +9,7 @@ import { emojiTables } from '../../lib/markdown/emoji-data.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
 import { isServiceEmoji } from '../../lib/service-emoji.ts';
+import type { ReactionEvent } from '../../events/event-types/reaction.ts';
 import { runAction, type ActionScope } from '../action.ts';
 
 export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
@@ -65,7 +66,7 @@ async function resolveEmoji(app: AppContext, realm: Realm, input: ReactionInput,
   return { name: name || tables.codeToName.get(code)!, code, type };
 }
 
-function reactionEvent(op: 'add' | 'remove', messageId: number, user: User, e: Emoji) {
+function reactionEvent(op: 'add' | 'remove', messageId: number, user: User, e: Emoji): ReactionEvent {
   return {
     type: 'reaction',
     op,

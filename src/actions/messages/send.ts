@@ -16,7 +16,7 @@ import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
 import { runAction, type ActionScope } from '../action.ts';
-import type { MessageEvent } from '../../events/families/message.ts';
+import type { MessageEvent } from '../../events/event-types/message.ts';
 import { usersWhoMuted } from '../../db/queries/muted-users.ts';
 import { queueLinkPreviews } from '../link-previews.ts';
 import { addWidgetOnSend } from './submessages.ts';

@@ -1,0 +1,26 @@
+// drafts events: the user's synchronized drafts added, edited or deleted. The snapshot lists
+// them newest edit first.
+import { draftsOfUser } from '../../db/queries/drafts.ts';
+import { presentDraft, type DraftJson } from '../../presenters/draft.ts';
+import { defineEventType, type SnapshotGroup, type State } from '../event-type.ts';
+import type { BaseEvent } from '../types.ts';
+
+export type DraftsEvent =
+  | { type: 'drafts'; op: 'add'; drafts: DraftJson[] }
+  | { type: 'drafts'; op: 'update'; draft: DraftJson }
+  | { type: 'drafts'; op: 'remove'; draft_id: number };
+
+export const draftsSnapshot: SnapshotGroup = async ({ app, user }) => ({
+  drafts: user ? (await draftsOfUser(app.db.kysely, user.id)).map(presentDraft) : [],
+});
+
+function apply(state: State, event: BaseEvent): void {
+  if (!Array.isArray(state.drafts)) return;
+  const e = event as unknown as DraftsEvent;
+  const changed = e.op === 'add' ? e.drafts : e.op === 'update' ? [e.draft] : [];
+  const gone = new Set([...changed.map((d) => d.id), ...(e.op === 'remove' ? [e.draft_id] : [])]);
+  const drafts = [...(state.drafts as DraftJson[]).filter((d) => !gone.has(d.id)), ...structuredClone(changed)];
+  state.drafts = drafts.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+}
+
+export const draftsEventType = defineEventType<DraftsEvent>({ type: 'drafts', snapshot: { drafts: draftsSnapshot }, apply });
