@@ -1,6 +1,6 @@
 // The client's state: one store per kind of thing, filled from the register snapshot and then
 // changed only by events. Each event type has its own apply below (as the server's
-// src/events/families/* do), not one switch that knows everything.
+// src/events/event-types/* do), not one switch that knows everything.
 import { batch, signal } from '@preact/signals';
 import { MessageStore } from './messages.ts';
 import { DraftStore, SettingsStore, TypingStore } from './misc.ts';

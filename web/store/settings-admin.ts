@@ -1,7 +1,7 @@
 // What the settings pages show beyond your settings and the organization's: custom emoji,
 // linkifiers, profile fields and everyone's values, user groups, bots, default streams, muted
 // users and statuses. Filled from the register snapshot and changed only by events, with the
-// same rules as the server's event families (src/events/families/*).
+// same rules as the server's event types (src/events/event-types/*).
 import { signal } from '@preact/signals';
 
 export interface RealmEmoji {

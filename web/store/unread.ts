@@ -1,7 +1,7 @@
 // Unread messages, one entry per message ID (where it lives and whether it mentions you). The
 // counts the sidebar, title and favicon show are derived from these entries, never kept apart.
-// The rules follow the server's `unread_msgs` applies (src/events/families/unread.ts and the
-// message families): muted streams and topics leave the total, DMs always count.
+// The rules follow the server's `unread_msgs` applies (src/events/apply/unread.ts and the
+// message event types): muted streams and topics leave the total, DMs always count.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
 import { dmKey, isMentioned } from './match.ts';
 import type { Message } from './types.ts';
