@@ -73,10 +73,10 @@ interface Delivery<E> {
   /** Queue filtering beyond `event_types`: whether this queue takes the event (a narrow). */
   accepts?(event: E, client: ClientOptions): boolean;
   /**
-   * Queues of the realm that take the event although it was not sent to their user
-   * (`all_public_streams`), and the form they get; null when there are none.
+   * The realm whose `all_public_streams` queues take the event although it was not sent to
+   * their user (null: none), and the form they get then.
    */
-  toPublicStreamQueues?(event: E): { realmId: number; event: E } | null;
+  readonly publicStreams?: { realmOf(event: E): number | null; unreceived(event: E): E };
   /** Snapshot groups that no event changes (constants), by their `fetch_event_types` name. */
   readonly fixedSnapshot?: Readonly<Record<string, SnapshotGroup>>;
   /** Never set: carries the payload type for the registry. */

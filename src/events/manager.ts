@@ -155,8 +155,8 @@ export class QueueManager implements EventHub {
     const event = published as BaseEvent;
     const type = eventTypeOf(event.type);
     const forms = new Map<string, BaseEvent[]>();
-    const toPublic = type?.toPublicStreamQueues?.(event) ?? null;
-    const publicQueues = toPublic ? this.publicStreams.get(toPublic.realmId) : undefined;
+    const publicRealm = type?.publicStreams?.realmOf(event) ?? null;
+    const publicQueues = publicRealm !== null ? this.publicStreams.get(publicRealm) : undefined;
     // Only needed when all_public_streams queues may get the event a second way.
     const seen = publicQueues?.size ? new Set<EventQueue>() : null;
     const types = ['*', event.type, ...(type?.alsoAs ?? [])];
@@ -166,10 +166,11 @@ export class QueueManager implements EventHub {
         this.deliver(q, event, type, forms);
       }
     }
-    if (toPublic && publicQueues && seen) {
-      const publicForms = new Map<string, BaseEvent[]>();
+    if (publicQueues && seen) {
+      const unreceived = type!.publicStreams!.unreceived(event);
+      const unreceivedForms = new Map<string, BaseEvent[]>();
       for (const q of publicQueues) {
-        if (!seen.has(q)) this.deliver(q, toPublic.event, type, publicForms);
+        if (!seen.has(q)) this.deliver(q, unreceived, type, unreceivedForms);
       }
     }
   }

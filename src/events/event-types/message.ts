@@ -213,9 +213,10 @@ export const messageEventType = defineEventType<MessageEvent>({
   accepts(event, client) {
     return client.narrow.length === 0 || narrowAccepts(client.narrow, event, client.userId);
   },
-  toPublicStreamQueues(event) {
+  publicStreams: {
+    realmOf: (event) => (event.public_stream && event.message.type === 'stream' ? event.realm_id : null),
     // A message the user did not receive has no flags for them.
-    return event.public_stream && event.message.type === 'stream' ? { realmId: event.realm_id, event: { ...event, flags: [] } } : null;
+    unreceived: (event) => ({ ...event, flags: [] }),
   },
   snapshot: { message: messageSnapshot, recent_private_conversations: recentPrivateConversationsGroup },
   fixedSnapshot: { stop_words: stopWordsSnapshot },
