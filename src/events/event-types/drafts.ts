@@ -2,6 +2,7 @@
 // them newest edit first.
 import { draftsOfUser } from '../../db/queries/drafts.ts';
 import { presentDraft, type DraftJson } from '../../presenters/draft.ts';
+import { upsertSorted } from '../apply/list.ts';
 import { defineEventType, type SnapshotGroup, type State } from '../event-type.ts';
 import type { BaseEvent } from '../types.ts';
 
@@ -18,9 +19,8 @@ function apply(state: State, event: BaseEvent): void {
   if (!Array.isArray(state.drafts)) return;
   const e = event as unknown as DraftsEvent;
   const changed = e.op === 'add' ? e.drafts : e.op === 'update' ? [e.draft] : [];
-  const gone = new Set([...changed.map((d) => d.id), ...(e.op === 'remove' ? [e.draft_id] : [])]);
-  const drafts = [...(state.drafts as DraftJson[]).filter((d) => !gone.has(d.id)), ...structuredClone(changed)];
-  state.drafts = drafts.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+  const newestFirst = (a: DraftJson, b: DraftJson): number => b.timestamp - a.timestamp || b.id - a.id;
+  state.drafts = upsertSorted(state.drafts as DraftJson[], (d) => d.id, changed, e.op === 'remove' ? [e.draft_id] : [], newestFirst);
 }
 
 export const draftsEventType = defineEventType<DraftsEvent>({ type: 'drafts', snapshot: { drafts: draftsSnapshot }, apply });

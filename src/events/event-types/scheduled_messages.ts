@@ -2,6 +2,7 @@
 // removed (deleted or sent). The snapshot lists the pending ones by delivery time.
 import { pendingScheduledMessagesOf } from '../../db/queries/scheduled-messages.ts';
 import { presentScheduledMessage, type ScheduledMessageJson } from '../../presenters/scheduled-message.ts';
+import { upsertSorted } from '../apply/list.ts';
 import { defineEventType, type SnapshotGroup, type State } from '../event-type.ts';
 import type { BaseEvent } from '../types.ts';
 
@@ -18,9 +19,10 @@ function apply(state: State, event: BaseEvent): void {
   if (!Array.isArray(state.scheduled_messages)) return;
   const e = event as unknown as ScheduledMessagesEvent;
   const changed = e.op === 'add' ? e.scheduled_messages : e.op === 'update' ? [e.scheduled_message] : [];
-  const gone = new Set([...changed.map((m) => m.scheduled_message_id), ...(e.op === 'remove' ? [e.scheduled_message_id] : [])]);
-  const list = [...(state.scheduled_messages as ScheduledMessageJson[]).filter((m) => !gone.has(m.scheduled_message_id)), ...structuredClone(changed)];
-  state.scheduled_messages = list.sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);
+  const byDelivery = (a: ScheduledMessageJson, b: ScheduledMessageJson): number =>
+    a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id;
+  const gone = e.op === 'remove' ? [e.scheduled_message_id] : [];
+  state.scheduled_messages = upsertSorted(state.scheduled_messages as ScheduledMessageJson[], (m) => m.scheduled_message_id, changed, gone, byDelivery);
 }
 
 export const scheduledMessagesEventType = defineEventType<ScheduledMessagesEvent>({
