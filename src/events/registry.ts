@@ -25,6 +25,7 @@ import { realmUserEventType } from './event-types/realm_user.ts';
 import { realmUserSettingsDefaultsEventType } from './event-types/realm_user_settings_defaults.ts';
 import { scheduledMessagesEventType } from './event-types/scheduled_messages.ts';
 import { streamEventType } from './event-types/stream.ts';
+import { submessageEventType } from './event-types/submessage.ts';
 import { subscriptionEventType } from './event-types/subscription.ts';
 import { typingEventType } from './event-types/typing.ts';
 import { updateDisplaySettingsEventType } from './event-types/update_display_settings.ts';
@@ -67,6 +68,7 @@ export const EVENT_TYPES = [
   updateMessageEventType,
   deleteMessageEventType,
   reactionEventType,
+  submessageEventType,
   typingEventType,
   attachmentEventType,
   invitesChangedEventType,

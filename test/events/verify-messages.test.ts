@@ -1,4 +1,5 @@
-// Verify-action for changes to existing messages: edits and moves, deletion, flags, reactions.
+// Verify-action for changes to existing messages: edits and moves, deletion, flags, reactions,
+// submessages.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
@@ -91,6 +92,19 @@ test('reaction add and remove (no snapshot state)', async () => {
     assert.deepEqual(kinds(add), ['reaction:add']);
     const remove = await verifyAction(s, bob, () => s.ok('DELETE', `/api/v1/messages/${id}/reactions`, { emoji_name: 'smile' }));
     assert.deepEqual(kinds(remove), ['reaction:remove']);
+  } finally {
+    await s.close();
+  }
+});
+
+test('submessage: a vote on a poll (no snapshot state)', async () => {
+  const s = await startServer();
+  try {
+    const { bob } = await setup(s);
+    const id = await send(s, 'general', 'lunch', '/poll Lunch?\nPizza\nSushi');
+    const vote = JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 });
+    const voted = await verifyAction(s, bob, () => s.ok('POST', '/api/v1/submessage', { message_id: id, msg_type: 'widget', content: vote }, bob));
+    assert.deepEqual(kinds(voted), ['submessage']);
   } finally {
     await s.close();
   }
