@@ -12,7 +12,6 @@ import { addSorted, recountUnread, removeUnread, sortBuckets, type UnreadMsgs } 
 export type FlagDetail =
   | { type: 'stream'; mentioned?: boolean; stream_id: number; topic: string; unmuted_stream_msg?: boolean }
   | { type: 'private'; mentioned?: boolean; user_ids: number[] };
-type Detail = FlagDetail;
 
 export type UpdateMessageFlagsEvent = {
   type: 'update_message_flags';
@@ -26,7 +25,7 @@ export type UpdateMessageFlagsEvent = {
   message_details?: Record<string, FlagDetail>;
 };
 
-function markUnread(unread: UnreadMsgs, details: Record<string, Detail>, userId: number): void {
+function markUnread(unread: UnreadMsgs, details: Record<string, FlagDetail>, userId: number): void {
   for (const [key, d] of Object.entries(details)) {
     const id = Number(key);
     if ([...unread.streams, ...unread.pms, ...unread.huddles].some((b) => b.unread_message_ids.includes(id))) continue;
@@ -111,7 +110,7 @@ export const updateMessageFlagsEventType = defineEventType<UpdateMessageFlagsEve
     if (event.flag === 'read' && state.unread_msgs) {
       const unread = state.unread_msgs as UnreadMsgs;
       if (event.op === 'add') removeUnread(unread, ids);
-      else if (event.message_details) markUnread(unread, event.message_details as Record<string, Detail>, client.userId);
+      else if (event.message_details) markUnread(unread, event.message_details as Record<string, FlagDetail>, client.userId);
     }
     if (event.flag === 'starred' && Array.isArray(state.starred_messages)) {
       const starred = new Set(state.starred_messages as number[]);
