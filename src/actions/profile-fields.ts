@@ -13,7 +13,7 @@ import {
   updateProfileField,
 } from '../db/queries/profile-fields.ts';
 import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
-import { isAdmin, requireAdmin } from '../lib/access.ts';
+import { isAdmin, requireAdmin } from '../lib/permissions.ts';
 import { badRequest } from '../lib/errors.ts';
 import {
   checkFieldData,

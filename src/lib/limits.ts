@@ -1,5 +1,6 @@
 // Server limits and the defaults of realm and user settings, in one place. A realm stores only
 // the settings that differ from these defaults (realms.settings, users.settings).
+import { COMMON_POLICY } from './permissions.ts';
 
 export const SERVICE_VERSION = '0.1.0';
 export const SERVICE_MERGE_BASE = '';
@@ -55,20 +56,9 @@ export const LIMITS = {
   linkPreviewCacheSeconds: 3600,
 } as const;
 
-export const ROLE = {
-  OWNER: 100,
-  ADMINISTRATOR: 200,
-  MODERATOR: 300,
-  MEMBER: 400,
-  GUEST: 600,
-} as const;
-export const ROLES: readonly number[] = Object.values(ROLE);
-
-/** Stream post policy (and similar "who may" settings). */
-export const STREAM_POST_POLICY = { EVERYONE: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4 } as const;
-
-/** Policies of the realm's "who may do X" settings, as the reference numbers them. */
-export const COMMON_POLICY = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6 } as const;
+// The roles and policy values live with the rules that read them (permissions.ts); the
+// defaults below and the settings' validation use them from here too.
+export { COMMON_POLICY, ROLE, ROLES, STREAM_POST_POLICY } from './permissions.ts';
 
 // Settings and their defaults are declared in settings-registry.ts.
 export type { RealmSettings, UserSettings } from './settings-registry.ts';
