@@ -1,5 +1,5 @@
 // realm_user events: users joining (or reactivated), changing, and being deactivated.
-import { ROLE } from '../../lib/limits.ts';
+import { isModerator, roleFlags } from '../../lib/permissions.ts';
 import type { UserJson } from '../../presenters/user.ts';
 import type { ClientOptions, EventFamily, State } from '../family.ts';
 import type { BaseEvent } from '../types.ts';
@@ -17,11 +17,6 @@ export type RealmUserEvent =
   | (BaseEvent & { type: 'realm_user'; op: 'remove'; person: { user_id: number; full_name: string } });
 
 type Person = { user_id: number } & Record<string, unknown>;
-
-/** The role flags a client derives from `role`. */
-export function roleFlags(role: number): { is_owner: boolean; is_admin: boolean; is_guest: boolean } {
-  return { is_owner: role === ROLE.OWNER, is_admin: role <= ROLE.ADMINISTRATOR, is_guest: role === ROLE.GUEST };
-}
 
 /** One custom profile field value of a user changed; a null value removes it. */
 type ProfileFieldChange = { id: number; value: unknown; rendered_value?: string };
@@ -41,7 +36,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   if (e.op === 'update' && e.person.user_id === client.userId) {
     if (typeof e.person.full_name === 'string' && 'full_name' in state) state.full_name = e.person.full_name;
     if (typeof e.person.role === 'number' && 'is_admin' in state) {
-      Object.assign(state, roleFlags(e.person.role), { is_moderator: e.person.role <= ROLE.MODERATOR });
+      Object.assign(state, roleFlags(e.person.role), { is_moderator: isModerator({ role: e.person.role }) });
     }
     if (typeof e.person.avatar_source === 'string' && 'avatar_source' in state) {
       Object.assign(state, { avatar_source: e.person.avatar_source, avatar_url: e.person.avatar_url, avatar_url_medium: e.person.avatar_url_medium });

@@ -2,8 +2,7 @@
 import { profileDataOfUsers } from '../../lib/profile-fields.ts';
 import { usersInRealm } from '../../db/queries/users.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
-import { ROLE } from '../../lib/limits.ts';
-import { ownPermissions } from '../../lib/permissions.ts';
+import { isModerator, ownPermissions, roleFlags } from '../../lib/permissions.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { presentUser } from '../../presenters/user.ts';
 import type { SnapshotGroup } from './types.ts';
@@ -29,10 +28,8 @@ export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientEx
       email: user.email,
       delivery_email: user.delivery_email,
       full_name: user.full_name,
-      is_owner: user.role === ROLE.OWNER,
-      is_admin: user.role <= ROLE.ADMINISTRATOR,
-      is_moderator: user.role <= ROLE.MODERATOR,
-      is_guest: user.role === ROLE.GUEST,
+      ...roleFlags(user.role),
+      is_moderator: isModerator(user),
       is_billing_admin: user.is_billing_admin === 1,
       avatar_source: user.avatar_source,
       avatar_url: avatarUrl(user, false, url),
