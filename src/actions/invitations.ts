@@ -9,7 +9,7 @@ import { realmDomains } from '../db/queries/realm-domains.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { userById, usersByEmails } from '../db/queries/users.ts';
 import { canSeeStream } from '../lib/access.ts';
-import { isAdmin, may, requireAdmin, ROLES } from '../lib/permissions.ts';
+import { isAdmin, may, requireAdmin, requireMayInviteAs, ROLES } from '../lib/permissions.ts';
 import { badRequest, invitationFailed } from '../lib/errors.ts';
 import { emailInRealmDomains, JOINING, joinUrl, newLinkKey } from '../lib/joining.ts';
 import { sendMail } from '../lib/mail.ts';
@@ -33,12 +33,12 @@ export async function emitInvitesChanged(scope: ActionScope, realmId: number, re
   scope.emit({ type: 'invites_changed' }, [...receivers].sort((a, b) => a - b));
 }
 
-/** The caller may invite, and as this role: one's own role or one with fewer rights (owners only by owners). */
+/** The caller may invite, and as this role (requireMayInviteAs). */
 function checkMayInvite(caller: User, realm: Realm, inviteAs: number, now: number): void {
   const settings = realmSettings(realm);
   if (!may(caller, 'inviteToRealm', settings, now)) throw badRequest('Insufficient permission');
   if (!ROLES.includes(inviteAs)) throw badRequest('Invalid invite_as');
-  if (inviteAs < caller.role) throw badRequest('Insufficient permission');
+  requireMayInviteAs(caller, inviteAs);
 }
 
 function expiryOf(minutes: number | null | undefined, now: number): number | null {

@@ -145,6 +145,16 @@ export function canPostToStream(user: Member & { is_bot: number }, postPolicy: n
   }
 }
 
+/**
+ * Who may invite someone as `inviteAs` (the reference's check_role_based_permissions): owners
+ * are invited by owners, administrators and moderators by administrators, members and guests by
+ * anyone the invite policy lets invite.
+ */
+export function requireMayInviteAs(caller: HasRole, inviteAs: number): void {
+  if (inviteAs === ROLE.OWNER) requireOwner(caller);
+  else if (isModerator({ role: inviteAs })) requireAdmin(caller);
+}
+
 /** Whether a member (not a guest) may create a bot, generic or not, under the realm's `bot_creation_policy`. */
 export function canCreateBot(user: HasRole, policy: number, generic: boolean): boolean {
   if (isAdmin(user)) return true;

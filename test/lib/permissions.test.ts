@@ -15,9 +15,11 @@ import {
   OWNERS_ONLY_POLICY,
   POLICY_RULES,
   type PolicyRule,
+  requireMayInviteAs,
   ROLE,
   STREAM_POST_POLICY,
 } from '../../src/lib/permissions.ts';
+import type { ApiError } from '../../src/lib/errors.ts';
 import { REALM_SETTING_DEFAULTS } from '../../src/lib/limits.ts';
 import * as web from '../../web/store/permissions.ts';
 
@@ -103,6 +105,31 @@ test('every rule reads its own setting, and some refuse guests whatever the poli
       const expected = noGuests.includes(rule) ? row.slice(0, 8) + 'nn' : row;
       checkRow(`${rule} under ${label}`, expected, (c) => may(c.member, rule, { ...settings, [setting]: policy }, NOW));
     }
+  }
+});
+
+// Who may invite as which role (the reference's check_role_based_permissions): a moderator may
+// not invite moderators (it could before: the older rule was "one's own role or below").
+test('invitations: inviter role × role invited as', () => {
+  const roles = [ROLE.OWNER, ROLE.ADMINISTRATOR, ROLE.MODERATOR, ROLE.MEMBER, ROLE.GUEST];
+  const rows: [number, string][] = [
+    [ROLE.OWNER, 'Ynnnn'],
+    [ROLE.ADMINISTRATOR, 'YYnnn'],
+    [ROLE.MODERATOR, 'YYnnn'],
+    [ROLE.MEMBER, 'YYYYY'],
+    [ROLE.GUEST, 'YYYYY'],
+  ];
+  for (const [inviteAs, row] of rows) {
+    roles.forEach((role, i) => {
+      let allowed = true;
+      try {
+        requireMayInviteAs({ role }, inviteAs);
+      } catch (err) {
+        assert.equal((err as ApiError).code, 'UNAUTHORIZED_PRINCIPAL');
+        allowed = false;
+      }
+      assert.equal(allowed, row[i] === 'Y', `role ${role} inviting as ${inviteAs}`);
+    });
   }
 });
 
