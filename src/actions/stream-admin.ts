@@ -9,7 +9,7 @@ import { streamById, subscription } from '../db/queries/streams.ts';
 import { lockRealm, saveRealmSettingOverrides } from '../db/queries/realm-admin.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
 import { usersWhoCanSeeStream } from '../lib/access.ts';
-import { may, requireAdmin, requireOwner } from '../lib/permissions.ts';
+import { may, requireAdmin, requireOwner, STREAM_POST_POLICY } from '../lib/permissions.ts';
 import { badRequest } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { plainContext, renderMarkdown } from '../lib/markdown/index.ts';
@@ -58,7 +58,7 @@ export async function checkUpdateStream(app: AppContext, caller: User, realm: Re
     throw badRequest(`Stream description too long (limit: ${LIMITS.maxStreamDescriptionLength} characters).`);
   }
   const description = c.description?.replace(/\s*\n\s*/g, ' ').trim();
-  if (c.streamPostPolicy !== undefined && ![1, 2, 3, 4].includes(c.streamPostPolicy)) throw badRequest('Invalid stream_post_policy');
+  if (c.streamPostPolicy !== undefined && !(Object.values(STREAM_POST_POLICY) as number[]).includes(c.streamPostPolicy)) throw badRequest('Invalid stream_post_policy');
   const settings = realmSettings(realm);
   const notices: StreamNotice[] = [];
   await runAction(app, async (scope) => {
