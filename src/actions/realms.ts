@@ -4,7 +4,7 @@ import type { Tx } from '../db/database.ts';
 import { insertRealm, realmBySubdomain } from '../db/queries/realms.ts';
 import { insertSystemGroups } from '../db/queries/groups.ts';
 import { badRequest } from '../lib/errors.ts';
-import { ROLE } from '../lib/limits.ts';
+import { ROLE } from '../lib/permissions.ts';
 import { runAction } from './action.ts';
 import { doCreateUser } from './users.ts';
 import { doCreateStream } from './streams.ts';

@@ -1,6 +1,5 @@
 // Server limits and the defaults of realm and user settings, in one place. A realm stores only
 // the settings that differ from these defaults (realms.settings, users.settings).
-import { COMMON_POLICY } from './permissions.ts';
 
 export const SERVICE_VERSION = '0.1.0';
 export const SERVICE_MERGE_BASE = '';
@@ -55,10 +54,6 @@ export const LIMITS = {
   linkPreviewCacheEntries: 1000,
   linkPreviewCacheSeconds: 3600,
 } as const;
-
-// The roles and policy values live with the rules that read them (permissions.ts); the
-// defaults below and the settings' validation use them from here too.
-export { COMMON_POLICY, ROLE, ROLES, STREAM_POST_POLICY } from './permissions.ts';
 
 // Settings and their defaults are declared in settings-registry.ts.
 export type { RealmSettings, UserSettings } from './settings-registry.ts';

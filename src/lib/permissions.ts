@@ -4,7 +4,7 @@
 // and a client's snapshot (applying role and setting changes) decide alike; the web client's
 // mirror, web/store/permissions.ts, is held to the same table by test/lib/permissions.test.ts.
 import { adminRequired, badRequest, ownerRequired } from './errors.ts';
-import type { RealmSettings } from './limits.ts';
+import type { RealmSettings } from './settings-registry.ts';
 
 /** Roles as the reference numbers them: a smaller number has more rights. */
 export const ROLE = {

@@ -20,7 +20,7 @@ import {
   STREAM_POST_POLICY,
 } from '../../src/lib/permissions.ts';
 import type { ApiError } from '../../src/lib/errors.ts';
-import { REALM_SETTING_DEFAULTS } from '../../src/lib/limits.ts';
+import { REALM_SETTING_DEFAULTS } from '../../src/lib/settings-registry.ts';
 import * as web from '../../web/store/permissions.ts';
 
 const NOW = 1_800_000_000;
