@@ -129,6 +129,7 @@ test('invitations: inviter role × role invited as', () => {
         allowed = false;
       }
       assert.equal(allowed, row[i] === 'Y', `role ${role} inviting as ${inviteAs}`);
+      assert.equal(web.mayInviteAs(role, inviteAs), row[i] === 'Y', `web: role ${role} inviting as ${inviteAs}`);
     });
   }
 });

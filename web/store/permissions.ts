@@ -6,6 +6,22 @@ import type { Message, User } from './types.ts';
 export const POLICY = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS_ONLY: 7 } as const;
 export const ROLE = { OWNER: 100, ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 
+/** The roles with their names, most rights first. */
+export const ROLE_LABELS: readonly [number, string][] = [
+  [ROLE.OWNER, 'Owner'],
+  [ROLE.ADMIN, 'Administrator'],
+  [ROLE.MODERATOR, 'Moderator'],
+  [ROLE.MEMBER, 'Member'],
+  [ROLE.GUEST, 'Guest'],
+];
+
+/** Who may invite as which role (the server's requireMayInviteAs): owners by owners, administrators and moderators by administrators. */
+export function mayInviteAs(role: number, inviteAs: number): boolean {
+  if (inviteAs === ROLE.OWNER) return role <= ROLE.OWNER;
+  if (inviteAs <= ROLE.MODERATOR) return role <= ROLE.ADMIN;
+  return true;
+}
+
 /** Still in the realm's waiting period (days): moderators and above never are. */
 export function isNewMember(user: Pick<User, 'role' | 'date_joined'> | undefined, waitingPeriodDays: unknown, now: number): boolean {
   if (!user || user.role <= ROLE.MODERATOR || typeof waitingPeriodDays !== 'number' || user.date_joined === undefined) return false;

@@ -6,15 +6,7 @@ import { settingsApi } from '../settings/api.ts';
 import { ErrorText, Select, TextSetting, useSave } from '../settings/fields.tsx';
 import { isOwner } from '../settings/route.ts';
 import type { User } from '../../store/types.ts';
-import { ROLE } from '../../store/permissions.ts';
-
-export const ROLES: [number, string][] = [
-  [ROLE.OWNER, 'Owner'],
-  [ROLE.ADMIN, 'Administrator'],
-  [ROLE.MODERATOR, 'Moderator'],
-  [ROLE.MEMBER, 'Member'],
-  [ROLE.GUEST, 'Guest'],
-];
+import { ROLE, ROLE_LABELS as ROLES } from '../../store/permissions.ts';
 
 export const roleName = (role: number): string => ROLES.find(([r]) => r === role)?.[1] ?? 'Member';
 
