@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { lockRealm, updateRealmColumns } from '../db/queries/realm-admin.ts';
 import { activeUserIdsInRealm, lockUser, updateUser } from '../db/queries/users.ts';
-import { isAdmin, requireAdmin } from '../lib/access.ts';
+import { isAdmin, requireAdmin } from '../lib/permissions.ts';
 import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, avatarUrl, realmIconUrl } from '../lib/avatar.ts';
 import { badRequest } from '../lib/errors.ts';
 import { replaceFile, squarePngs } from '../lib/images.ts';

@@ -5,10 +5,11 @@ import type { Conn, Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { adminUserIds, botSettings, saveBotSettings, type BotSettings } from '../db/queries/bots.ts';
 import { activeUserIdsInRealm, updateUser, userByEmail, userById } from '../db/queries/users.ts';
-import { accessStreamByName, accessUserById, isAdmin, isGuest } from '../lib/access.ts';
+import { accessStreamByName, accessUserById } from '../lib/access.ts';
+import { canCreateBot, isAdmin, requireMember, ROLE } from '../lib/permissions.ts';
 import { newApiKey } from '../lib/apikey.ts';
-import { badRequest } from '../lib/errors.ts';
-import { ADMIN_LIMITS, BOT_TYPE, ROLE } from '../lib/limits.ts';
+import { adminRequired, badRequest } from '../lib/errors.ts';
+import { ADMIN_LIMITS, BOT_TYPE } from '../lib/limits.ts';
 import { realmBotDomain, realmSettings, realmUrl } from '../lib/realm.ts';
 import { checkFullName } from '../lib/validate.ts';
 import { presentBots, presentServices, type BotJson } from '../presenters/bot.ts';
@@ -69,10 +70,8 @@ function checkPayloadUrl(url: string | undefined): string {
 
 function checkCreatePermission(caller: User, realm: Realm, botType: number): void {
   const policy = realmSettings(realm).bot_creation_policy;
-  if (isGuest(caller)) throw badRequest('Not allowed for guest users');
-  // 1: everyone; 2: generic bots only by administrators; 3: administrators only.
-  if (policy === 3 && !isAdmin(caller)) throw badRequest('Must be an organization administrator');
-  if (policy === 2 && botType === BOT_TYPE.GENERIC && !isAdmin(caller)) throw badRequest('Must be an organization administrator');
+  requireMember(caller);
+  if (!canCreateBot(caller, policy, botType === BOT_TYPE.GENERIC)) throw adminRequired();
 }
 
 export async function checkCreateBot(app: AppContext, caller: User, realm: Realm, input: NewBotInput): Promise<{ bot: BotJson }> {

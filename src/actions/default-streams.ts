@@ -16,8 +16,8 @@ import {
   updateDefaultStreamGroup,
 } from '../db/queries/default-streams.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
-import { requireAdmin } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { requireAdmin } from '../lib/permissions.ts';
+import { badRequest, streamDoesNotExist } from '../lib/errors.ts';
 import { ADMIN_LIMITS } from '../lib/limits.ts';
 import { presentDefaultStreamGroup, presentDefaultStreams } from '../presenters/default-streams.ts';
 import { runAction, type ActionScope } from './action.ts';
@@ -77,7 +77,7 @@ async function streamsByNames(scope: ActionScope, realm: Realm, names: string[])
   const out: Stream[] = [];
   for (const name of names) {
     const stream = await streamByName(scope.tx, realm.id, name);
-    if (!stream) throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
+    if (!stream) throw streamDoesNotExist(name);
     if (stream.invite_only) throw badRequest('Private streams cannot be made default.');
     if (!out.some((s) => s.id === stream.id)) out.push(stream);
   }

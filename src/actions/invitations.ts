@@ -8,15 +8,14 @@ import { INVITE_STATUS, insertInvitation, invitationById, pendingInvitations, re
 import { realmDomains } from '../db/queries/realm-domains.ts';
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { userById, usersByEmails } from '../db/queries/users.ts';
-import { canSeeStream, isAdmin } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { canSeeStream } from '../lib/access.ts';
+import { isAdmin, may, requireAdmin, requireMayInviteAs, ROLES } from '../lib/permissions.ts';
+import { badRequest, invitationFailed } from '../lib/errors.ts';
 import { emailInRealmDomains, JOINING, joinUrl, newLinkKey } from '../lib/joining.ts';
-import { ROLES } from '../lib/limits.ts';
 import { sendMail } from '../lib/mail.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { checkEmail } from '../lib/validate.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { passesPolicy } from '../lib/permissions.ts';
 
 export interface InviteOptions {
   /** Minutes until the invitation expires: undefined for the default, null for never. */
@@ -34,12 +33,12 @@ export async function emitInvitesChanged(scope: ActionScope, realmId: number, re
   scope.emit({ type: 'invites_changed' }, [...receivers].sort((a, b) => a - b));
 }
 
-/** The caller may invite, and as this role: one's own role or one with fewer rights (owners only by owners). */
+/** The caller may invite, and as this role (requireMayInviteAs). */
 function checkMayInvite(caller: User, realm: Realm, inviteAs: number, now: number): void {
   const settings = realmSettings(realm);
-  if (!passesPolicy(caller, settings.invite_to_realm_policy, settings, now)) throw badRequest('Insufficient permission');
+  if (!may(caller, 'inviteToRealm', settings, now)) throw badRequest('Insufficient permission');
   if (!ROLES.includes(inviteAs)) throw badRequest('Invalid invite_as');
-  if (inviteAs < caller.role) throw badRequest('Insufficient permission');
+  requireMayInviteAs(caller, inviteAs);
 }
 
 function expiryOf(minutes: number | null | undefined, now: number): number | null {
@@ -52,7 +51,7 @@ function expiryOf(minutes: number | null | undefined, now: number): number | nul
 /** The invitation's streams: default streams, or streams the caller may add others to. */
 async function checkInviteStreams(app: AppContext, caller: User, realm: Realm, streamIds: number[], now: number): Promise<number[]> {
   const settings = realmSettings(realm);
-  const mayAddOthers = passesPolicy(caller, settings.invite_to_stream_policy, settings, now);
+  const mayAddOthers = may(caller, 'subscribeOthers', settings, now);
   const ids = [...new Set(streamIds)];
   for (const id of ids) {
     const stream = await streamById(app.db.kysely, realm.id, id);
@@ -110,7 +109,7 @@ export async function checkInviteUsers(app: AppContext, caller: User, realm: Rea
     else good.push(email);
   }
   const failed = (msg: string, errors: [string, string, boolean][], sent: boolean) =>
-    new ApiError(msg, 'INVITATION_FAILED', 400, { errors, sent_invitations: sent, license_limit_reached: false, daily_limit_reached: false });
+    invitationFailed(msg, errors, sent);
   if (invalid.length > 0) throw failed("Some emails did not validate, so we didn't send any invitations.", [...invalid, ...skipped], false);
   if (good.length === 0) throw failed("We weren't able to invite anyone.", skipped, false);
 
@@ -180,7 +179,7 @@ export async function invitationsManagedBy(app: AppContext, caller: User, realm:
 async function managedInvitation(app: AppContext, caller: User, realm: Realm, id: number, multiuse: boolean): Promise<Invitation> {
   const inv = await invitationById(app.db.kysely, realm.id, id);
   if (!inv || inv.kind !== (multiuse ? 'multiuse' : 'invite')) throw badRequest('No such invitation');
-  if (!isAdmin(caller) && inv.invited_by !== caller.id) throw badRequest('Must be an organization administrator');
+  if (inv.invited_by !== caller.id) requireAdmin(caller);
   if (inv.invited_by === null) throw badRequest('No such invitation');
   return inv;
 }

@@ -5,7 +5,7 @@ import { claimInvitation, INVITE_STATUS, insertInvitation, invitationByKey, mark
 import { userByEmail, userById } from '../db/queries/users.ts';
 import { badRequest } from '../lib/errors.ts';
 import { JOINING, joinUrl, LINK_KEY_RE, newLinkKey } from '../lib/joining.ts';
-import { ROLE } from '../lib/limits.ts';
+import { ROLE } from '../lib/permissions.ts';
 import { mailConfigured, sendMail } from '../lib/mail.ts';
 import { realmSettings, realmUrl } from '../lib/realm.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';

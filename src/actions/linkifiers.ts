@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { deleteLinkifier, insertLinkifier, linkifierById, linkifierRows, updateLinkifier } from '../db/queries/linkifiers.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
-import { requireAdmin } from '../lib/access.ts';
+import { requireAdmin } from '../lib/permissions.ts';
 import { badRequest } from '../lib/errors.ts';
 import { checkLinkifierPattern, checkUrlTemplate, probeLinkifierPattern } from '../lib/linkifier-check.ts';
 import { compileLinkifiers } from '../lib/markdown/linkify.ts';

@@ -15,7 +15,7 @@ import {
 } from '../db/queries/profile-fields.ts';
 import { activeUserIdsInRealm, usersByIds } from '../db/queries/users.ts';
 import { realmByIdOrThrow } from '../db/queries/realms.ts';
-import { isAdmin, requireAdmin } from '../lib/access.ts';
+import { isAdmin, requireAdmin } from '../lib/permissions.ts';
 import { badRequest } from '../lib/errors.ts';
 import {
   checkFieldData,

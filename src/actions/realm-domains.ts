@@ -4,8 +4,8 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { deleteRealmDomain, insertRealmDomain, realmDomain, updateRealmDomain } from '../db/queries/realm-domains.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
-import { isOwner } from '../lib/access.ts';
-import { badRequest, ownerRequired } from '../lib/errors.ts';
+import { requireOwner } from '../lib/permissions.ts';
+import { badRequest } from '../lib/errors.ts';
 import { runAction } from './action.ts';
 
 const LABEL_RE = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -24,7 +24,7 @@ export function checkDomain(raw: string): string {
 }
 
 export async function checkAddRealmDomain(app: AppContext, caller: User, realm: Realm, raw: string, allowSubdomains: boolean): Promise<void> {
-  if (!isOwner(caller)) throw ownerRequired();
+  requireOwner(caller);
   const domain = checkDomain(raw);
   await runAction(app, async (scope) => {
     if (await realmDomain(scope.tx, realm.id, domain)) throw badRequest(`The domain ${domain} is already a part of your organization.`);
@@ -34,7 +34,7 @@ export async function checkAddRealmDomain(app: AppContext, caller: User, realm: 
 }
 
 export async function checkChangeRealmDomain(app: AppContext, caller: User, realm: Realm, raw: string, allowSubdomains: boolean): Promise<void> {
-  if (!isOwner(caller)) throw ownerRequired();
+  requireOwner(caller);
   const domain = raw.trim().toLowerCase();
   await runAction(app, async (scope) => {
     const row = await realmDomain(scope.tx, realm.id, domain);
@@ -46,7 +46,7 @@ export async function checkChangeRealmDomain(app: AppContext, caller: User, real
 }
 
 export async function checkRemoveRealmDomain(app: AppContext, caller: User, realm: Realm, raw: string): Promise<void> {
-  if (!isOwner(caller)) throw ownerRequired();
+  requireOwner(caller);
   const domain = raw.trim().toLowerCase();
   await runAction(app, async (scope) => {
     if (!(await realmDomain(scope.tx, realm.id, domain))) throw badRequest(`No entry found for domain ${domain}.`);

@@ -7,7 +7,7 @@ import type { Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { activeRealmEmojiByName, deactivateRealmEmoji, insertRealmEmoji, realmEmojiRows } from '../db/queries/realm-emoji.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
-import { isAdmin, isGuest } from '../lib/access.ts';
+import { isAdmin, may } from '../lib/permissions.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
 import { ADMIN_LIMITS } from '../lib/limits.ts';
 import { emojiTables } from '../lib/markdown/emoji-data.ts';
@@ -15,7 +15,6 @@ import { realmSettings } from '../lib/realm.ts';
 import { presentRealmEmojiMap } from '../presenters/realm-emoji.ts';
 import { imageExtension, writeDurably } from '../lib/uploads.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { passesPolicy } from '../lib/permissions.ts';
 
 const NAME_RE = /^[0-9a-z_-]*[0-9a-z]$/;
 
@@ -42,7 +41,7 @@ export async function checkAddRealmEmoji(app: AppContext, caller: User, realm: R
   const name = checkEmojiName(rawName);
   const settings = realmSettings(realm);
   const now = Math.floor(Date.now() / 1000);
-  if (isGuest(caller) || !passesPolicy(caller, settings.add_custom_emoji_policy, settings, now)) throw badRequest('Insufficient permission');
+  if (!may(caller, 'addCustomEmoji', settings, now)) throw badRequest('Insufficient permission');
   if (emojiTables().nameToCode.has(name) && !isAdmin(caller)) throw badRequest('Only administrators can override default emoji.');
   if (!image) throw badRequest('You must upload exactly one file.');
   const ext = imageExtension(image);

@@ -5,8 +5,8 @@ import type { Realm, User } from '../db/schema.ts';
 import { lockRealm, realmUserDefaultOverrides, saveRealmSettingOverrides, saveRealmUserDefaultOverrides, updateRealmColumns } from '../db/queries/realm-admin.ts';
 import { streamById } from '../db/queries/streams.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
-import { isOwner, requireAdmin } from '../lib/access.ts';
-import { badRequest, ownerRequired } from '../lib/errors.ts';
+import { requireAdmin, requireOwner } from '../lib/permissions.ts';
+import { badRequest } from '../lib/errors.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { realmSettingEvent } from '../lib/realm-settings.ts';
 import { REALM_SETTING_DEFAULTS, realmSetting, setOverride, storedOverrides, USER_SETTING_DEFAULTS } from '../lib/settings-registry.ts';
@@ -21,7 +21,7 @@ export async function checkUpdateRealm(app: AppContext, caller: User, realm: Rea
   requireAdmin(caller);
   const given = Object.entries(changes).filter(([, v]) => v !== undefined);
   for (const [name] of given) {
-    if (realmSetting(name)?.who === 'owner' && !isOwner(caller)) throw ownerRequired();
+    if (realmSetting(name)?.who === 'owner') requireOwner(caller);
   }
   await runAction(app, async (scope) => {
     for (const [name, value] of given) {

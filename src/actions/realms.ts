@@ -7,7 +7,7 @@ import { newSubscriptionRow } from '../db/queries/subscriptions.ts';
 import { insertSubscription } from '../db/queries/streams.ts';
 import { addDefaultStream } from '../db/queries/default-streams.ts';
 import { badRequest } from '../lib/errors.ts';
-import { ROLE } from '../lib/limits.ts';
+import { ROLE } from '../lib/permissions.ts';
 import { runAction } from './action.ts';
 import { doCreateUser } from './users.ts';
 import { doCreateStream } from './streams.ts';

@@ -12,7 +12,7 @@ import {
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { userById } from '../db/queries/users.ts';
 import { canSeeStream } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { ApiError, badRequest, streamIdDoesNotExist } from '../lib/errors.ts';
 import { renderMessage } from '../lib/message-render.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { hasBadCharacters } from '../lib/validate.ts';
@@ -48,7 +48,7 @@ async function resolveTarget(app: AppContext, db: Conn, user: User, realm: Realm
     const stream = await streamById(db, realm.id, id);
     const sub = stream ? await subscription(db, user.id, stream.id) : undefined;
     if (!stream || stream.deactivated || !canSeeStream(user, stream, sub)) {
-      throw new ApiError(`Stream with ID '${id}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: id });
+      throw streamIdDoesNotExist(id);
     }
     await checkCanPost(app, user, realm, stream, now);
     return { type, stream_id: stream.id, to_user_ids: null, topic: checkStreamTopic(realm, topic) };

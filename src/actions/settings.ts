@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { activeUserIdsInRealm, lockUser, updateUser } from '../db/queries/users.ts';
 import { deleteSessionsOfUser } from '../db/queries/sessions.ts';
-import { isAdmin } from '../lib/access.ts';
+import { isAdmin } from '../lib/permissions.ts';
 import { checkPassword, hashPassword } from '../lib/apikey.ts';
 import { badRequest } from '../lib/errors.ts';
 import { realmSettings } from '../lib/realm.ts';

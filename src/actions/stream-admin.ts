@@ -8,8 +8,9 @@ import { deactivateSubscriptions, markStreamMessagesRead, streamNameTaken, updat
 import { streamById, subscription } from '../db/queries/streams.ts';
 import { lockRealm, saveRealmSettingOverrides } from '../db/queries/realm-admin.ts';
 import { activeUserIdsInRealm } from '../db/queries/users.ts';
-import { isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
-import { badRequest, ownerRequired } from '../lib/errors.ts';
+import { usersWhoCanSeeStream } from '../lib/access.ts';
+import { may, requireAdmin, requireOwner, STREAM_POST_POLICY } from '../lib/permissions.ts';
+import { badRequest } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { plainContext, renderMarkdown } from '../lib/markdown/index.ts';
 import { realmSettings, realmUrl } from '../lib/realm.ts';
@@ -19,7 +20,6 @@ import { checkStreamName } from '../lib/validate.ts';
 import { presentStream } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
 import { doAddDefaultStream, emitDefaultStreamGroups, emitDefaultStreams } from './default-streams.ts';
-import { passesPolicy } from '../lib/permissions.ts';
 import { accessPolicyName, sendStreamNotices, streamNotice, type StreamNotice } from './messages/notices.ts';
 
 export interface StreamChanges {
@@ -52,13 +52,13 @@ function onlyNameOrDescription(c: StreamChanges): boolean {
 
 export async function checkUpdateStream(app: AppContext, caller: User, realm: Realm, streamId: number, c: StreamChanges): Promise<void> {
   requireAdmin(caller);
-  if (c.messageRetentionDays !== undefined && !isOwner(caller)) throw ownerRequired();
+  if (c.messageRetentionDays !== undefined) requireOwner(caller);
   const newName = c.newName === undefined ? undefined : checkStreamName(c.newName);
   if (c.description !== undefined && c.description.length > LIMITS.maxStreamDescriptionLength) {
     throw badRequest(`Stream description too long (limit: ${LIMITS.maxStreamDescriptionLength} characters).`);
   }
   const description = c.description?.replace(/\s*\n\s*/g, ' ').trim();
-  if (c.streamPostPolicy !== undefined && ![1, 2, 3, 4].includes(c.streamPostPolicy)) throw badRequest('Invalid stream_post_policy');
+  if (c.streamPostPolicy !== undefined && !(Object.values(STREAM_POST_POLICY) as number[]).includes(c.streamPostPolicy)) throw badRequest('Invalid stream_post_policy');
   const settings = realmSettings(realm);
   const notices: StreamNotice[] = [];
   await runAction(app, async (scope) => {
@@ -132,7 +132,7 @@ async function changePrivacy(
   let webPublic = c.isWebPublic ?? (c.isPrivate ? false : stream.is_web_public === 1);
   if (webPublic && c.isWebPublic) {
     if (!settings.enable_spectator_access) throw badRequest('Web-public streams are not enabled.');
-    if (!passesPolicy(caller, settings.create_web_public_stream_policy, settings, scope.now)) throw badRequest('Insufficient permission');
+    if (!may(caller, 'createWebPublicStream', settings, scope.now)) throw badRequest('Insufficient permission');
     if (c.isPrivate) throw badRequest('Invalid parameters');
     inviteOnly = false;
   }

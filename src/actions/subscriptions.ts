@@ -6,12 +6,12 @@ import { insertSubscription, lockStream, streamById, streamByName, subscriberIds
 import { lockRealm } from '../db/queries/realm-admin.ts';
 import { groupKindById, systemGroupByName } from '../db/queries/groups.ts';
 import { newSubscriptionRow, updateSubscription } from '../db/queries/subscriptions.ts';
-import { canSeeStream, isAdmin, isGuest, usersWhoCanSeeStream } from '../lib/access.ts';
-import { ApiError, adminRequired, badRequest } from '../lib/errors.ts';
+import { canSeeStream, usersWhoCanSeeStream } from '../lib/access.ts';
+import { badRequest, streamDoesNotExist } from '../lib/errors.ts';
 import { userInGroup } from '../lib/groups.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { realmSettings } from '../lib/realm.ts';
-import { passesPolicy } from '../lib/permissions.ts';
+import { isAdmin, isGuest, may, requireAdmin } from '../lib/permissions.ts';
 import { checkStreamName } from '../lib/validate.ts';
 import { presentStream, presentSubscription } from '../presenters/stream.ts';
 import { runAction, type ActionScope } from './action.ts';
@@ -48,12 +48,8 @@ export interface SubscribeResult {
 
 function checkCreatePermission(user: User, realm: Realm, opts: NewStreamOptions, now: number): void {
   const settings = realmSettings(realm);
-  const policy = opts.isWebPublic
-    ? settings.create_web_public_stream_policy
-    : opts.inviteOnly
-      ? settings.create_private_stream_policy
-      : settings.create_public_stream_policy;
-  if (!passesPolicy(user, policy, settings, now)) throw badRequest('Insufficient permission');
+  const rule = opts.isWebPublic ? 'createWebPublicStream' : opts.inviteOnly ? 'createPrivateStream' : 'createPublicStream';
+  if (!may(user, rule, settings, now)) throw badRequest('Insufficient permission');
 }
 
 export async function checkSubscribe(
@@ -66,7 +62,7 @@ export async function checkSubscribe(
   authorizationErrorsFatal: boolean,
 ): Promise<SubscribeResult> {
   const checked = checkStreamSpecs(specs);
-  if (opts.isDefaultStream && !isAdmin(caller)) throw adminRequired();
+  if (opts.isDefaultStream) requireAdmin(caller);
   if (opts.isDefaultStream && opts.inviteOnly) throw badRequest('Private streams cannot be made default.');
   const created: Stream[] = [];
   const result = await runAction(app, (scope) => {
@@ -128,7 +124,7 @@ async function subscribeInScope(
   const targets = dedupeUsers(principals ?? [caller]);
   const others = targets.some((t) => t.id !== caller.id);
   const settings = realmSettings(realm);
-  if (others && !passesPolicy(caller, settings.invite_to_stream_policy, settings, scope.now)) {
+  if (others && !may(caller, 'subscribeOthers', settings, scope.now)) {
     throw badRequest('Insufficient permission');
   }
   const result: SubscribeResult = { subscribed: {}, already_subscribed: {} };
@@ -282,7 +278,7 @@ async function unsubscribeInScope(
     const stream = await streamByName(scope.tx, realm.id, name);
     const callerSub = stream ? await subscription(scope.tx, caller.id, stream.id) : undefined;
     if (!stream || !canSeeStream(caller, stream, callerSub)) {
-      throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
+      throw streamDoesNotExist(name);
     }
     if (others && !(await mayRemoveOthers(scope.tx, caller, stream, scope.now))) throw badRequest('Insufficient permission');
     streams.push(stream);

@@ -20,24 +20,21 @@ import {
   updateGroup,
 } from '../db/queries/groups.ts';
 import { activeUserIdsInRealm, usersByIds, usersInRealm } from '../db/queries/users.ts';
-import { isGuest, isModerator } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { isModerator, may, ROLE, waitingPeriodOver } from '../lib/permissions.ts';
+import { ApiError, badRequest, groupInUse } from '../lib/errors.ts';
 import { groupClosure, groupsWithMembers, userInGroup } from '../lib/groups.ts';
-import { LIMITS, ROLE } from '../lib/limits.ts';
+import { LIMITS } from '../lib/limits.ts';
 import { realmSettingsById } from '../lib/realm-settings.ts';
 import { realmSettings } from '../lib/realm.ts';
 import { presentUserGroup } from '../presenters/user-group.ts';
 import type { UserGroupEvent } from '../events/event-types/user_group.ts';
 import { runAction, type ActionScope } from './action.ts';
-import { passesPolicy } from '../lib/permissions.ts';
 
 const insufficient = (): ApiError => badRequest('Insufficient permission');
 
 /** Whether the realm's user_group_edit_policy lets the user create and change groups. */
 export function canEditUserGroups(user: User, realm: Realm, now: number): boolean {
-  if (isGuest(user)) return false;
-  const settings = realmSettings(realm);
-  return passesPolicy(user, settings.user_group_edit_policy, settings, now);
+  return may(user, 'manageUserGroups', realmSettings(realm), now);
 }
 
 /** Prefixes that mention syntax and system groups use, so user groups may not start with them. */
@@ -168,7 +165,7 @@ export async function checkDeactivateUserGroup(app: AppContext, caller: User, re
       if (parent && !parent.deactivated) objections.push({ type: 'user_group', group_id: id, settings: [] });
     }
     if (objections.length > 0) {
-      throw new ApiError('Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE', 400, { objections });
+      throw groupInUse(objections);
     }
     await updateGroup(scope.tx, group.id, { deactivated: 1 });
     await emitToRealm(scope, realm.id, { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } });
@@ -250,7 +247,7 @@ function directSystemGroups(role: number, full: boolean): string[] {
  */
 export async function emitRoleGroupChange(scope: ActionScope, user: User, oldRole: number, newRole: number): Promise<void> {
   const settings = await realmSettingsById(scope.tx, user.realm_id);
-  const full = scope.now - user.date_joined >= settings.waiting_period_threshold * 86400;
+  const full = waitingPeriodOver(user, settings.waiting_period_threshold, scope.now);
   const before = directSystemGroups(oldRole, full);
   const after = directSystemGroups(newRole, full);
   for (const [names, op] of [[before.filter((n) => !after.includes(n)), 'remove_members'], [after.filter((n) => !before.includes(n)), 'add_members']] as const) {
@@ -267,7 +264,7 @@ export async function emitRoleGroupChange(scope: ActionScope, user: User, oldRol
  */
 export async function emitActivationGroupChange(scope: ActionScope, user: User, active: boolean): Promise<void> {
   const settings = await realmSettingsById(scope.tx, user.realm_id);
-  const full = scope.now - user.date_joined >= settings.waiting_period_threshold * 86400;
+  const full = waitingPeriodOver(user, settings.waiting_period_threshold, scope.now);
   const ids: number[] = [];
   for (const name of directSystemGroups(user.role, full)) {
     const group = await systemGroupByName(scope.tx, user.realm_id, name);
@@ -286,7 +283,7 @@ export async function emitFullMembersChange(scope: ActionScope, realmId: number,
   const group = await systemGroupByName(scope.tx, realmId, 'role:fullmembers');
   if (!group || oldDays === newDays) return;
   const members = (await usersInRealm(scope.tx, realmId)).filter((u) => u.role === ROLE.MEMBER);
-  const full = (u: User, days: number): boolean => scope.now - u.date_joined >= days * 86400;
+  const full = (u: User, days: number): boolean => waitingPeriodOver(u, days, scope.now);
   const gained = members.filter((u) => !full(u, oldDays) && full(u, newDays)).map((u) => u.id);
   const lost = members.filter((u) => full(u, oldDays) && !full(u, newDays)).map((u) => u.id);
   if (lost.length > 0) await emitToRealm(scope, realmId, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: lost });

@@ -7,11 +7,11 @@ import { realmUserDefaultOverrides } from '../db/queries/realm-admin.ts';
 import { newUserOverrides } from '../lib/user-defaults.ts';
 import { deleteSessionsOfUser } from '../db/queries/sessions.ts';
 import { activeUserIdsInRealm, countActiveOwners, insertUser, updateUser, userByEmail, userByIdOrThrow } from '../db/queries/users.ts';
-import { isAdmin, isOwner, requireAdmin, usersWhoCanSeeStream } from '../lib/access.ts';
+import { usersWhoCanSeeStream } from '../lib/access.ts';
+import { isAdmin, requireAdmin, requireOwner, ROLE, ROLES } from '../lib/permissions.ts';
 import { insertSubscription, streamsByIds, subscriptionsOfUser } from '../db/queries/streams.ts';
 import { newApiKey, hashPassword } from '../lib/apikey.ts';
 import { ApiError, badRequest } from '../lib/errors.ts';
-import { ROLE, ROLES } from '../lib/limits.ts';
 import { checkEmail, checkFullName, checkPasswordStrength } from '../lib/validate.ts';
 import { presentUser } from '../presenters/user.ts';
 import { realmUrl } from '../lib/realm.ts';
@@ -134,9 +134,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
   const role = changes.role;
   if (role !== undefined) {
     if (!ROLES.includes(role)) throw badRequest('Invalid role');
-    if ((role === ROLE.OWNER || target.role === ROLE.OWNER) && role !== target.role && !isOwner(caller)) {
-      throw badRequest('Must be an organization owner');
-    }
+    if ((role === ROLE.OWNER || target.role === ROLE.OWNER) && role !== target.role) requireOwner(caller);
     if (target.is_bot && role === ROLE.OWNER) throw badRequest('Bots cannot be organization owners');
   }
   await runAction(app, async (scope) => {
@@ -144,7 +142,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
       if (target.role === ROLE.OWNER && (await countActiveOwners(scope.tx, target.realm_id)) <= 1) {
         throw badRequest('The owner permission cannot be removed from the only organization owner.');
       }
-      await updateUser(scope.tx, target.id, { role, can_create_users: role <= ROLE.ADMINISTRATOR ? target.can_create_users : 0 });
+      await updateUser(scope.tx, target.id, { role, can_create_users: isAdmin({ role }) ? target.can_create_users : 0 });
       scope.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, role } }, await activeUserIdsInRealm(scope.tx, target.realm_id));
       await emitRoleGroupChange(scope, target, target.role, role);
     }
@@ -161,7 +159,7 @@ export async function checkUpdateUser(app: AppContext, caller: User, target: Use
 
 export async function checkDeactivateUser(app: AppContext, caller: User, target: User): Promise<void> {
   if (caller.id !== target.id) requireAdmin(caller);
-  if (target.role === ROLE.OWNER && !isOwner(caller) && caller.id !== target.id) throw badRequest('Must be an organization owner');
+  if (target.role === ROLE.OWNER && caller.id !== target.id) requireOwner(caller);
   await runAction(app, async (scope) => {
     if (target.role === ROLE.OWNER && !target.is_bot && (await countActiveOwners(scope.tx, target.realm_id)) <= 1) {
       throw new ApiError('Cannot deactivate the only organization owner', 'BAD_REQUEST');

@@ -1,7 +1,7 @@
 // The event queues of this process: creating and finding them, delivering published events to
 // the queues that want them, long-polls with heartbeats, and collecting idle queues.
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, badEventQueueId } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { ClientOptions, EventType } from './event-type.ts';
 import type { EventHub } from './hub.ts';
@@ -32,7 +32,7 @@ export interface QueueDirectory {
 }
 
 export function badQueue(queueId: string): ApiError {
-  return new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  return badEventQueueId(queueId);
 }
 
 /** The events one client gets for a published event, after its event type reshaped them. */

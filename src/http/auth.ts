@@ -6,7 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { realmBySubdomain } from '../db/queries/realms.ts';
 import { userByApiKey, userById } from '../db/queries/users.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, invalidApiKey, notForIncomingWebhookBots, notLoggedIn, realmDeactivated, userDeactivated } from '../lib/errors.ts';
 import { BOT_TYPE } from '../lib/limits.ts';
 
 /**
@@ -103,7 +103,7 @@ export async function realmForRequest(app: AppContext, request: FastifyRequest):
   const subdomain = subdomainOf(request.headers.host, app.config.externalHost);
   const realm = await loadRealm(app, subdomain);
   if (!realm) throw new ApiError(`There is no organization at ${request.headers.host ?? 'this address'}`, 'BAD_REQUEST', 404);
-  if (realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
+  if (realm.deactivated) throw realmDeactivated();
   return realm;
 }
 
@@ -150,20 +150,20 @@ export async function authenticate(
   const creds = basicCredentials(request.headers.authorization);
   if (!creds) {
     if (mode === 'optional' && !request.headers.authorization) return { realm, user: null };
-    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    throw notLoggedIn();
   }
   const user = await loadUser(app, creds.password);
   const email = creds.username.toLowerCase();
   if (!user || user.realm_id !== realm.id || (user.email !== email && user.delivery_email !== email)) {
-    throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);
+    throw invalidApiKey();
   }
-  if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+  if (!user.is_active) throw userDeactivated();
   return { realm, user };
 }
 
 /** The reference lets incoming-webhook bots send messages and nothing else. */
 export function refuseIncomingWebhookBot(user: User): void {
   if (user.bot_type === BOT_TYPE.INCOMING_WEBHOOK) {
-    throw new ApiError('This API is not available to incoming webhook bots.', 'UNAUTHORIZED', 401);
+    throw notForIncomingWebhookBots();
   }
 }

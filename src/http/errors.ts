@@ -3,7 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, notFound } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { RouteConfig } from './route.ts';
 
@@ -46,7 +46,8 @@ export function installErrorHandlers(fastify: FastifyInstance, log: Logger): voi
     return reply.code(500).send({ result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
   });
   fastify.setNotFoundHandler((request, reply) => {
-    return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+    const e = notFound();
+    return reply.code(e.status).send({ result: 'error', msg: e.message, code: e.code });
   });
 }
 

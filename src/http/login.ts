@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { userByEmail } from '../db/queries/users.ts';
 import { checkPassword } from '../lib/apikey.ts';
-import { ApiError } from '../lib/errors.ts';
+import { authenticationFailed, userDeactivated } from '../lib/errors.ts';
 
 /**
  * The active user of this realm with this email and password, or the coded 401; or, once the
@@ -16,7 +16,7 @@ export async function checkPasswordLogin(app: AppContext, request: FastifyReques
     const found = await userByEmail(app.db.kysely, realm.id, username);
     return found !== undefined && (await checkPassword(password, found.password_hash)) ? found : undefined;
   });
-  if (!user) throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
-  if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+  if (!user) throw authenticationFailed();
+  if (!user.is_active) throw userDeactivated();
   return user;
 }

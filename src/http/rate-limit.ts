@@ -13,7 +13,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config, RateLimitRules, RateRule } from '../config.ts';
 import type { User } from '../db/schema.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, rateLimitHit } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import { MemoryStore, RedisStore, type RateLimitStore, type Verdict } from './rate-limit-store.ts';
 
@@ -26,7 +26,7 @@ export type RequestBucket = 'api' | 'events' | 'none';
 /** The reference's 429: `retry-after` in the body and the Retry-After header (errors.ts). */
 export function rateLimited(retryAfterMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new ApiError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': seconds });
+  return rateLimitHit(seconds);
 }
 
 /** Sets the reference's budget headers; throws RATE_LIMIT_HIT when the request was refused. */

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Realm, User } from '../db/schema.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, notLoggedIn } from '../lib/errors.ts';
 import { authenticate, refuseIncomingWebhookBot } from './auth.ts';
 import type { RequestBucket } from './rate-limit.ts';
 import { authenticateBasicOrSession, authenticateSession, type Identity } from './session.ts';
@@ -76,7 +76,7 @@ class HandlerRequest<P> implements ApiRequest<P> {
   }
 
   get user(): User {
-    if (!this.maybeUser) throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    if (!this.maybeUser) throw notLoggedIn();
     return this.maybeUser;
   }
 }

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Realm, Session, User } from '../db/schema.ts';
 import { liveSession } from '../db/queries/sessions.ts';
 import { doTouchSession, sessionTokenHash } from '../actions/sessions.ts';
-import { ApiError } from '../lib/errors.ts';
+import { csrfFailed, notLoggedIn, userDeactivated } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { authenticate, loadUserById, realmForRequest } from './auth.ts';
 import { cookieValue, SESSION_COOKIE, setSessionCookies } from './cookies.ts';
@@ -20,15 +20,13 @@ export interface Identity {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const notLoggedIn = () => new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
-
 function checkCsrf(request: FastifyRequest, session: Session): void {
   const sent = request.headers['x-csrftoken'];
   const ok =
     typeof sent === 'string' &&
     sent.length === session.csrf_token.length &&
     timingSafeEqual(Buffer.from(sent), Buffer.from(session.csrf_token));
-  if (!ok) throw new ApiError('CSRF error: missing or wrong CSRF token', 'CSRF_FAILED', 403);
+  if (!ok) throw csrfFailed();
 }
 
 /** The session cookie's token, if the request carries one that could be ours. */
@@ -59,7 +57,7 @@ export async function authenticateSession(app: AppContext, request: FastifyReque
   }
   const user = await loadUserById(app, realm.id, session.user_id);
   if (!user) throw notLoggedIn();
-  if (!user.is_active) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+  if (!user.is_active) throw userDeactivated();
   if (!SAFE_METHODS.has(request.method)) checkCsrf(request, session);
   // Use renews the session; writing that on every request would make each read a write.
   if (now - session.last_used_at >= LIMITS.sessionTouchSeconds) {

@@ -1,21 +1,13 @@
-// Authorization: each `accessX` returns what the caller may see or throws the coded error.
+// Access to streams and users: each `accessX` returns what the caller may see or throws the
+// coded error. Who may do what (roles, the realm's policies) is in permissions.ts.
 import type { Conn, Tx } from '../db/database.ts';
 import type { Stream, Subscription, User } from '../db/schema.ts';
 import { activeUsersWithSubscription, streamById, streamByName, subscription } from '../db/queries/streams.ts';
 import { userByEmail, userById } from '../db/queries/users.ts';
-import { ApiError, adminRequired, badRequest } from './errors.ts';
-import { ROLE } from './limits.ts';
+import { badRequest, streamDoesNotExist } from './errors.ts';
+import { isAdmin, isGuest } from './permissions.ts';
 
 type Q = Conn | Tx;
-
-export const isOwner = (u: User): boolean => u.role === ROLE.OWNER;
-export const isAdmin = (u: User): boolean => u.role <= ROLE.ADMINISTRATOR;
-export const isModerator = (u: User): boolean => u.role <= ROLE.MODERATOR;
-export const isGuest = (u: User): boolean => u.role === ROLE.GUEST;
-
-export function requireAdmin(u: User): void {
-  if (!isAdmin(u)) throw adminRequired();
-}
 
 /** Whether the user may see that the stream exists (its name and metadata). */
 export function canSeeStream(user: User, stream: Stream, sub: Subscription | undefined): boolean {
@@ -49,7 +41,7 @@ export async function accessStreamByName(db: Q, user: User, name: string): Promi
   const stream = await streamByName(db, user.realm_id, name);
   const sub = stream ? await subscription(db, user.id, stream.id) : undefined;
   if (!stream || !canSeeStream(user, stream, sub)) {
-    throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
+    throw streamDoesNotExist(name);
   }
   return { stream, sub };
 }
@@ -67,31 +59,14 @@ export async function accessUserByEmail(db: Q, caller: User, email: string, opts
   return user;
 }
 
-/** Whether a role may post under a stream's post policy. */
-export function canPostToStream(user: User, stream: Stream, now: number, waitingPeriodDays: number): boolean {
-  if (user.is_bot && stream.stream_post_policy !== 1) return isAdmin(user);
-  switch (stream.stream_post_policy) {
-    case 2:
-      return isAdmin(user);
-    case 4:
-      return isModerator(user);
-    case 3:
-      if (isGuest(user)) return false;
-      if (isAdmin(user)) return true;
-      return now - user.date_joined >= waitingPeriodDays * 86400;
-    default:
-      return true;
-  }
-}
-
 /** Every active user who may see that the stream exists: the audience of its stream events. */
 export async function usersWhoCanSeeStream(db: Q, stream: Stream): Promise<number[]> {
   const users = await activeUsersWithSubscription(db, stream);
   return users
     .filter((u) => {
       if (u.sub_id !== null) return true;
-      if (stream.invite_only) return u.role <= ROLE.ADMINISTRATOR;
-      if (u.role === ROLE.GUEST) return stream.is_web_public === 1;
+      if (stream.invite_only) return isAdmin(u);
+      if (isGuest(u)) return stream.is_web_public === 1;
       return true;
     })
     .map((u) => u.id);

@@ -12,7 +12,7 @@ import {
   systemGroupIdNames,
 } from '../db/queries/groups.ts';
 import { activeUserRoles } from '../db/queries/users.ts';
-import { ROLE } from './limits.ts';
+import { isFullMember, isGuest, ROLE, waitingPeriodOver } from './permissions.ts';
 import { realmSettingsById } from './realm-settings.ts';
 
 type Q = Conn | Tx;
@@ -25,10 +25,8 @@ async function systemGroupHas(db: Q, group: UserGroup, user: User, now: number):
     case 'role:everyone':
       return true;
     case 'role:fullmembers': {
-      if (user.role > ROLE.MEMBER) return false;
-      if (user.role <= ROLE.MODERATOR) return true;
-      const settings = await realmSettingsById(db, user.realm_id);
-      return now - user.date_joined >= settings.waiting_period_threshold * 86400;
+      if (isGuest(user)) return false;
+      return isFullMember(user, (await realmSettingsById(db, user.realm_id)).waiting_period_threshold, now);
     }
     default:
       return group.role_limit !== null && user.role <= group.role_limit;
@@ -102,7 +100,7 @@ export async function groupsWithMembers(db: Q, realmId: number, groups: UserGrou
     if (!group.is_system_group) return { group, members: members.get(group.id) ?? [], subgroups: subgroups.get(group.id) ?? [] };
     const role = SYSTEM_ROLE[group.name];
     const full = group.name === 'role:fullmembers';
-    const ids = role === undefined ? [] : users.filter((u) => u.role === role && (!full || now - u.date_joined >= waitingDays * 86400)).map((u) => u.id);
+    const ids = role === undefined ? [] : users.filter((u) => u.role === role && (!full || waitingPeriodOver(u, waitingDays, now))).map((u) => u.id);
     const sub = SYSTEM_SUBGROUP[group.name];
     const subId = sub === undefined ? undefined : systemIds.get(sub);
     return { group, members: ids, subgroups: subId === undefined ? [] : [subId] };

@@ -55,21 +55,6 @@ export const LIMITS = {
   linkPreviewCacheSeconds: 3600,
 } as const;
 
-export const ROLE = {
-  OWNER: 100,
-  ADMINISTRATOR: 200,
-  MODERATOR: 300,
-  MEMBER: 400,
-  GUEST: 600,
-} as const;
-export const ROLES: readonly number[] = Object.values(ROLE);
-
-/** Stream post policy (and similar "who may" settings). */
-export const STREAM_POST_POLICY = { EVERYONE: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4 } as const;
-
-/** Policies of the realm's "who may do X" settings, as the reference numbers them. */
-export const COMMON_POLICY = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6 } as const;
-
 // Settings and their defaults are declared in settings-registry.ts.
 export type { RealmSettings, UserSettings } from './settings-registry.ts';
 

@@ -4,7 +4,8 @@
 // from these tables, their actions their checks and events, and the register snapshots
 // (`user_settings`, the legacy groups, `realm`, `realm_user_settings_defaults`) their fields.
 import { badRequest } from './errors.ts';
-import { ADMIN_LIMITS, COMMON_POLICY, MAX_DB_ID } from './limits.ts';
+import { ADMIN_LIMITS, MAX_DB_ID } from './limits.ts';
+import { BOT_CREATION_POLICY, COMMON_POLICY, OWNERS_ONLY_POLICY } from './permissions.ts';
 
 /** One setting: its default and the parser of its raw request value (which throws a 400). */
 export interface SettingDecl<T = unknown> {
@@ -367,7 +368,7 @@ export const REALM_SETTINGS = {
   waiting_period_threshold: realm(range(0, 0, 1_000_000), 'waiting_period_threshold', { who: 'owner' }),
   create_public_stream_policy: realm(choice(P.MEMBERS, BASIC), 'create_public_stream_policy'),
   create_private_stream_policy: realm(choice(P.MEMBERS, BASIC), 'create_private_stream_policy'),
-  create_web_public_stream_policy: realm(choice(P.ADMINS, [P.ADMINS, P.MODERATORS, P.NOBODY, 7]), 'create_web_public_stream_policy'),
+  create_web_public_stream_policy: realm(choice(P.ADMINS, [P.ADMINS, P.MODERATORS, P.NOBODY, OWNERS_ONLY_POLICY]), 'create_web_public_stream_policy'),
   invite_to_stream_policy: realm(choice(P.MEMBERS, BASIC), 'invite_to_stream_policy'),
   delete_own_message_policy: realm(choice(P.ADMINS, [...BASIC, P.EVERYONE]), 'delete_own_message_policy'),
   message_content_delete_limit_seconds: realm(timeLimit(null), 'message_content_delete_limit_seconds'),
@@ -378,7 +379,7 @@ export const REALM_SETTINGS = {
   plan_type: realm(fixed(1), 'plan_type', { fixed: true }),
   mandatory_topics: realm(bool(false), 'mandatory_topics'),
   default_language: realm(text('en', 10, { min: 1, valid: isLanguage }), 'default_language'),
-  bot_creation_policy: realm(choice(1, [1, 2, 3]), 'bot_creation_policy'),
+  bot_creation_policy: realm(choice(BOT_CREATION_POLICY.EVERYONE, Object.values(BOT_CREATION_POLICY)), 'bot_creation_policy'),
   presence_disabled: realm(bool(false), 'presence_disabled'),
   send_welcome_emails: realm(bool(true), 'send_welcome_emails'),
   digest_emails_enabled: realm(bool(false), 'digest_emails_enabled'),

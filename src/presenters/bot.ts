@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Conn, Tx } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { botRows, streamNamesByIds, type BotRow } from '../db/queries/bots.ts';
-import { isAdmin } from '../lib/access.ts';
+import { isAdmin } from '../lib/permissions.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { avatarUrl } from '../lib/avatar.ts';
 import { BOT_TYPE } from '../lib/limits.ts';

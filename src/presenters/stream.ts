@@ -1,5 +1,6 @@
 // The Stream and Subscription objects of the API.
 import type { Stream, Subscription } from '../db/schema.ts';
+import { STREAM_POST_POLICY } from '../lib/permissions.ts';
 
 export interface StreamJson {
   stream_id: number;
@@ -43,7 +44,7 @@ export function presentStream(stream: Stream, traffic: number | null): StreamJso
     invite_only: stream.invite_only === 1,
     is_web_public: stream.is_web_public === 1,
     stream_post_policy: stream.stream_post_policy,
-    is_announcement_only: stream.stream_post_policy === 2,
+    is_announcement_only: stream.stream_post_policy === STREAM_POST_POLICY.ADMINS,
     message_retention_days: stream.message_retention_days,
     history_public_to_subscribers: stream.history_public_to_subscribers === 1,
     first_message_id: stream.first_message_id,

@@ -1,6 +1,6 @@
 // The User object of the API, for responses and events alike.
 import type { User } from '../db/schema.ts';
-import { ROLE } from '../lib/limits.ts';
+import { roleFlags } from '../lib/permissions.ts';
 import { avatarUrl } from '../lib/avatar.ts';
 
 export interface UserJson {
@@ -37,9 +37,7 @@ export function presentUser(user: User, opts: UserPresentOptions): UserJson {
     delivery_email: user.delivery_email,
     full_name: user.full_name,
     role: user.role,
-    is_owner: user.role === ROLE.OWNER,
-    is_admin: user.role <= ROLE.ADMINISTRATOR,
-    is_guest: user.role === ROLE.GUEST,
+    ...roleFlags(user.role),
     is_bot: user.is_bot === 1,
     is_active: user.is_active === 1,
     is_billing_admin: user.is_billing_admin === 1,

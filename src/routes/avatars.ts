@@ -6,7 +6,7 @@ import { route, SENT } from '../http/route.ts';
 import { readOneFile } from '../http/body.ts';
 import { userById } from '../db/queries/users.ts';
 import { realmById } from '../db/queries/realms.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { badRequest, notFound } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { avatarFile, avatarSquares, checkSetAvatar, checkSetRealmIcon, realmIconFile } from '../actions/avatars.ts';
 
@@ -56,8 +56,6 @@ export const avatarRoutes = [
     },
   }),
 ];
-
-const notFound = (): ApiError => new ApiError('Not Found', 'NOT_FOUND', 404);
 
 /**
  * Sends a stored PNG. A URL naming the current version is cached for a year (every change makes

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JsonFields, route, SENT } from '../http/route.ts';
 import { optional, p, alias } from '../http/params.ts';
 import type { AppContext } from '../context.ts';
-import { isGuest } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { isGuest } from '../lib/permissions.ts';
+import { ApiError, badRequest, notLoggedIn } from '../lib/errors.ts';
 import { parseNarrow, resolveNarrow } from '../lib/narrow.ts';
 import { realmSettings } from '../lib/realm.ts';
 import type { ClientCapabilities } from '../events/event-type.ts';
@@ -88,7 +88,7 @@ export const eventRoutes = [
     async handler({ app, realm, maybeUser: user, params }) {
       if (!user) {
         if (!realmSettings(realm).enable_spectator_access) {
-          throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+          throw notLoggedIn();
         }
         if (params.client_external_avatar === true) throw badRequest("Invalid 'client_external_avatar' parameter for anonymous request");
         if (params.include_subscribers) throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");

@@ -2,12 +2,12 @@
 // so that viewers never contact the image's host. Only URLs the server signed are fetched.
 import { route, SENT } from '../http/route.ts';
 import { p, path } from '../http/params.ts';
-import { ApiError } from '../lib/errors.ts';
+import { notFound } from '../lib/errors.ts';
 import { PROXY_IMAGE_TYPES, verifyImageProxyPath } from '../lib/image-proxy.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { outgoingGet, OutgoingError } from '../lib/outgoing.ts';
 
-const unavailable = () => new ApiError('Image not available', 'NOT_FOUND', 404);
+const unavailable = () => notFound('Image not available');
 
 export const imageProxyRoutes = [
   route({
@@ -21,7 +21,7 @@ export const imageProxyRoutes = [
     params: { digest: path(p.string()), hex: path(p.string()) },
     async handler({ app, params, reply }) {
       const url = verifyImageProxyPath(app.imageProxyKey, params.digest, params.hex);
-      if (url === undefined) throw new ApiError('Invalid image proxy URL', 'NOT_FOUND', 404);
+      if (url === undefined) throw notFound('Invalid image proxy URL');
       let got;
       try {
         got = await app.fetchSlots.images.run(() =>

@@ -3,7 +3,7 @@ import { optional, p, path } from '../http/params.ts';
 import { id, idList } from '../http/ids.ts';
 import { route } from '../http/route.ts';
 import { badRequest } from '../lib/errors.ts';
-import { ROLE } from '../lib/limits.ts';
+import { ROLE } from '../lib/permissions.ts';
 import { mailConfigured } from '../lib/mail.ts';
 import { presentInvite } from '../presenters/invite.ts';
 import {

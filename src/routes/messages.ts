@@ -5,7 +5,7 @@ import { isDbId } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { badRequest, streamDoesNotExist } from '../lib/errors.ts';
 import { fetchMessages } from '../actions/messages/fetch.ts';
 import { parseNarrow } from '../lib/narrow.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
@@ -38,7 +38,7 @@ async function addressee(db: Conn, sender: User, realm: Realm, type: string, to:
     const stream = typeof target === 'number' ? await streamById(db, realm.id, target) : await streamByName(db, realm.id, target);
     if (!stream) {
       if (typeof target === 'number') throw badRequest(`Stream with ID '${target}' does not exist`);
-      throw new ApiError(`Stream '${target}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: target });
+      throw streamDoesNotExist(target);
     }
     return { type: 'stream', stream, topic: checkStreamTopic(realm, topic) };
   }

@@ -5,7 +5,7 @@ import { p, path as inPath } from '../http/params.ts';
 import { route, SENT } from '../http/route.ts';
 import { readOneFile } from '../http/body.ts';
 import { realmEmojiByFile, realmEmojiRows } from '../db/queries/realm-emoji.ts';
-import { ApiError } from '../lib/errors.ts';
+import { notFound } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { presentRealmEmojiMap } from '../presenters/realm-emoji.ts';
 import { checkAddRealmEmoji, checkRemoveRealmEmoji, emojiDir } from '../actions/realm-emoji.ts';
@@ -59,9 +59,9 @@ export const realmEmojiFileRoutes = [
       const row = /^[0-9a-f]+\.(png|gif|jpg|webp)$/.test(params.file_name)
         ? await realmEmojiByFile(app.db.kysely, params.realm_id, params.file_name)
         : undefined;
-      if (!row) throw new ApiError('Not Found', 'NOT_FOUND', 404);
+      if (!row) throw notFound();
       const data = await fs.promises.readFile(path.join(emojiDir(app, row.realm_id), row.file_name)).catch(() => null);
-      if (!data) throw new ApiError('Not Found', 'NOT_FOUND', 404);
+      if (!data) throw notFound();
       const ext = path.extname(row.file_name).slice(1);
       await reply
         .code(200)

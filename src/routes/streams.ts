@@ -4,7 +4,8 @@ import { optional, p, path } from '../http/params.ts';
 import { id } from '../http/ids.ts';
 import { allSubscriptionRows, recentMessageCounts, streamsInRealm } from '../db/queries/streams.ts';
 import { defaultStreamIds } from '../db/queries/default-streams.ts';
-import { accessStreamById, accessStreamByName, canSeeStream, isAdmin, isGuest } from '../lib/access.ts';
+import { accessStreamById, accessStreamByName, canSeeStream } from '../lib/access.ts';
+import { isAdmin, isGuest } from '../lib/permissions.ts';
 import { badRequest } from '../lib/errors.ts';
 import { presentStream, weeklyTraffic } from '../presenters/stream.ts';
 

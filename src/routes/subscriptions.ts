@@ -7,7 +7,8 @@ import type { User } from '../db/schema.ts';
 import { recentMessageCounts, subscriberIds, subscriptionsOfUser } from '../db/queries/streams.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { badRequest } from '../lib/errors.ts';
-import { MAX_DB_ID, STREAM_POST_POLICY } from '../lib/limits.ts';
+import { MAX_DB_ID } from '../lib/limits.ts';
+import { STREAM_POST_POLICY } from '../lib/permissions.ts';
 import { presentSubscription, weeklyTraffic } from '../presenters/stream.ts';
 import { checkSubscribe, checkUnsubscribe, checkUpdateSubscriptions, type StreamSpec } from '../actions/subscriptions.ts';
 

@@ -5,7 +5,7 @@ import { route, SENT } from '../http/route.ts';
 import { p, path } from '../http/params.ts';
 import { attachmentsOfOwner, uploadSpaceUsed } from '../db/queries/attachments.ts';
 import { accessUploadedFile } from '../lib/access-uploads.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { badRequest, fileNotFound } from '../lib/errors.ts';
 import { receiveFile, servingHeaders, storedFilePath } from '../lib/uploads.ts';
 import { attachmentsJson, checkCreateAttachment, checkDeleteAttachment } from '../actions/uploads.ts';
 
@@ -60,7 +60,7 @@ export const uploadFileRoutes = [
       const a = await accessUploadedFile(app.db.kysely, user, pathId);
       const file = storedFilePath(app.config, a.path_id);
       const stat = await fs.promises.stat(file).catch(() => null);
-      if (!stat) throw new ApiError('File not found', 'NOT_FOUND', 404);
+      if (!stat) throw fileNotFound();
       reply.headers({ ...servingHeaders(a.content_type, a.file_name), 'content-length': String(stat.size) });
       void reply.send(fs.createReadStream(file));
       return SENT;

@@ -5,7 +5,8 @@ import { id, idList } from '../http/ids.ts';
 import type { Conn } from '../db/database.ts';
 import type { Realm, User, UserGroup } from '../db/schema.ts';
 import { groupById, groupsInRealm } from '../db/queries/groups.ts';
-import { accessUserById, isGuest } from '../lib/access.ts';
+import { accessUserById } from '../lib/access.ts';
+import { requireMember } from '../lib/permissions.ts';
 import { badRequest } from '../lib/errors.ts';
 import { expandGroup, groupsWithMembers, mentionDefaults } from '../lib/groups.ts';
 import { presentUserGroup } from '../presenters/user-group.ts';
@@ -17,7 +18,7 @@ import {
 } from '../actions/user-groups.ts';
 
 function requireMemberOrAdmin(user: User): void {
-  if (isGuest(user)) throw badRequest('Not allowed for guest users');
+  requireMember(user);
   if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
 }
 

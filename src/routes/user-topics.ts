@@ -7,7 +7,7 @@ import type { Stream } from '../db/schema.ts';
 import { streamById, streamByName } from '../db/queries/streams.ts';
 import { streamTopics, VISIBILITY, VISIBILITY_POLICIES } from '../db/queries/user-topics.ts';
 import { accessStreamById, accessStreamByName, canReadStreamMessages } from '../lib/access.ts';
-import { ApiError, badRequest } from '../lib/errors.ts';
+import { badRequest, streamDoesNotExist } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
 import { checkSetTopicVisibility } from '../actions/user-topics.ts';
 
@@ -75,6 +75,6 @@ export const userTopicRoutes = [
 /** Unmuting works on any stream of the realm, even one the caller can no longer see. */
 async function streamForUnmute(db: Conn, realmId: number, name: string): Promise<Stream> {
   const stream = await streamByName(db, realmId, name);
-  if (!stream) throw new ApiError(`Stream '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: name });
+  if (!stream) throw streamDoesNotExist(name);
   return stream;
 }

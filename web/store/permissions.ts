@@ -1,21 +1,47 @@
 // What the organization's rules let you do with a message (the realm's policies, as the
 // server checks them; the server still decides, this only keeps impossible actions off menus).
-import type { Message } from './types.ts';
+// The client's mirror of src/lib/permissions.ts: test/lib/permissions.test.ts holds both to one table.
+import type { Message, User } from './types.ts';
 
-export const POLICY = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6 } as const;
-const ROLE = { OWNER: 100, ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
+export const POLICY = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS_ONLY: 7 } as const;
+export const ROLE = { OWNER: 100, ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 
-export function policyAllows(policy: unknown, role: number): boolean {
+/** The roles with their names, most rights first. */
+export const ROLE_LABELS: readonly [number, string][] = [
+  [ROLE.OWNER, 'Owner'],
+  [ROLE.ADMIN, 'Administrator'],
+  [ROLE.MODERATOR, 'Moderator'],
+  [ROLE.MEMBER, 'Member'],
+  [ROLE.GUEST, 'Guest'],
+];
+
+/** Who may invite as which role (the server's requireMayInviteAs): owners by owners, administrators and moderators by administrators. */
+export function mayInviteAs(role: number, inviteAs: number): boolean {
+  if (inviteAs === ROLE.OWNER) return role <= ROLE.OWNER;
+  if (inviteAs <= ROLE.MODERATOR) return role <= ROLE.ADMIN;
+  return true;
+}
+
+/** Still in the realm's waiting period (days): moderators and above never are. */
+export function isNewMember(user: Pick<User, 'role' | 'date_joined'> | undefined, waitingPeriodDays: unknown, now: number): boolean {
+  if (!user || user.role <= ROLE.MODERATOR || typeof waitingPeriodDays !== 'number' || user.date_joined === undefined) return false;
+  return now - Date.parse(user.date_joined) / 1000 < waitingPeriodDays * 86400;
+}
+
+export function policyAllows(policy: unknown, role: number, newMember = false): boolean {
   switch (policy) {
     case POLICY.EVERYONE:
       return true;
     case POLICY.MEMBERS:
-    case POLICY.FULL_MEMBERS:
       return role <= ROLE.MEMBER;
+    case POLICY.FULL_MEMBERS:
+      return role <= ROLE.MEMBER && !newMember;
     case POLICY.MODERATORS:
       return role <= ROLE.MODERATOR;
     case POLICY.ADMINS:
       return role <= ROLE.ADMIN;
+    case POLICY.OWNERS_ONLY:
+      return role <= ROLE.OWNER;
     default:
       return false;
   }
@@ -26,6 +52,8 @@ const withinLimit = (limit: unknown, m: Message, now: number): boolean => typeof
 export interface Rules {
   me: number;
   role: number;
+  /** Whether you are still in the realm's waiting period (`isNewMember`). */
+  newMember?: boolean;
   realm: Record<string, unknown>;
   now: number;
 }
@@ -37,13 +65,14 @@ export function canEdit(m: Message, r: Rules): boolean {
 
 export function canDelete(m: Message, r: Rules): boolean {
   if (r.role <= ROLE.ADMIN) return true;
-  return m.sender_id === r.me && policyAllows(r.realm.delete_own_message_policy ?? POLICY.ADMINS, r.role) && withinLimit(r.realm.message_content_delete_limit_seconds, m, r.now);
+  return m.sender_id === r.me && policyAllows(r.realm.delete_own_message_policy ?? POLICY.ADMINS, r.role, r.newMember) && withinLimit(r.realm.message_content_delete_limit_seconds, m, r.now);
 }
 
 export function canMoveTopic(m: Message, r: Rules): boolean {
   if (m.type !== 'stream') return false;
-  if (r.role <= ROLE.MODERATOR) return true;
-  return policyAllows(r.realm.edit_topic_policy ?? POLICY.EVERYONE, r.role) && withinLimit(r.realm.move_messages_within_stream_limit_seconds ?? 604800, m, r.now);
+  // Moderators are exempt from the time limit, not from the policy (as the server decides).
+  if (!policyAllows(r.realm.edit_topic_policy ?? POLICY.EVERYONE, r.role, r.newMember)) return false;
+  return r.role <= ROLE.MODERATOR || withinLimit(r.realm.move_messages_within_stream_limit_seconds ?? 604800, m, r.now);
 }
 
 /** Where compose points; for direct messages, `toOneBot`: the one recipient (oneself aside) is a bot. */

@@ -44,6 +44,8 @@ export interface User {
   is_bot: boolean;
   is_active: boolean;
   role: number;
+  /** ISO 8601; absent for users a client learned of without it. */
+  date_joined?: string;
 }
 
 export interface Subscription {
@@ -77,4 +79,3 @@ export interface Term {
 }
 export type Narrow = Term[];
 
-export const ROLE_ADMIN = 200;

@@ -6,7 +6,7 @@ import { client, store } from './context.ts';
 import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref } from './state.ts';
 import { currentNarrow } from './nav.ts';
 import { dmUserIds, operandIds } from '../store/match.ts';
-import { composeBlocked } from '../store/permissions.ts';
+import { composeBlocked, ROLE } from '../store/permissions.ts';
 import type { Draft } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
 import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
@@ -79,7 +79,7 @@ export function Compose() {
     c.type === 'stream'
       ? { type: 'stream', streamName: store.streams.name(c.streamId ?? undefined), postPolicy: (store.streams.subs.value.get(c.streamId ?? -1) as { stream_post_policy?: number } | undefined)?.stream_post_policy, topic: c.topic, content: c.content }
       : { type: 'private', recipients: c.to.length, toOneBot: c.to.filter((id) => id !== store.me).length === 1 && c.to.some((id) => id !== store.me && store.users.get(id)?.is_bot === true) },
-    store.users.get(store.me)?.role ?? 400,
+    store.users.get(store.me)?.role ?? ROLE.MEMBER,
     store.settings.realm.value,
   );
 

@@ -14,7 +14,7 @@ import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
 import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
-import { canDelete, canEdit, canMoveTopic } from '../store/permissions.ts';
+import { canDelete, canEdit, canMoveTopic, isNewMember, ROLE } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 import { showReactionNames, textEmoji } from '../lib/display.ts';
 
@@ -124,7 +124,10 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
   };
   const time = formatTime(m.timestamp, { twentyFourHour: twentyFour, locale: locale() });
   const full = fullTimestamp(m.timestamp, { twentyFourHour: twentyFour, locale: locale() });
-  const rules = { me: store.me, role: store.users.get(store.me)?.role ?? 400, realm: store.settings.realm.value, now: Date.now() / 1000 };
+  const me = store.users.get(store.me);
+  const now = Date.now() / 1000;
+  const realm = store.settings.realm.value;
+  const rules = { me: store.me, role: me?.role ?? ROLE.MEMBER, newMember: isNewMember(me, realm.waiting_period_threshold, now), realm, now };
 
   return (
     <article

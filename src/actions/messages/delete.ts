@@ -2,15 +2,14 @@
 import type { AppContext } from '../../context.ts';
 import type { Message, Realm, Stream, User } from '../../db/schema.ts';
 import { deleteMessages, newestTopicMessages } from '../../db/queries/delete.ts';
-import { isAdmin } from '../../lib/access.ts';
-import { ApiError, badRequest } from '../../lib/errors.ts';
+import { isAdmin, may, requireAdmin } from '../../lib/permissions.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { LIMITS } from '../../lib/limits.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
 import { realmSettings } from '../../lib/realm.ts';
 import type { DeleteMessageEvent } from '../../events/event-types/delete_message.ts';
 import { runAction, type ActionScope } from '../action.ts';
-import { meetsPolicy } from './edit.ts';
 
 async function doDeleteMessages(scope: ActionScope, messages: Message[]): Promise<void> {
   if (messages.length === 0) return;
@@ -31,7 +30,7 @@ export async function checkDeleteMessage(app: AppContext, user: User, realm: Rea
     // Senders may delete their own messages when the realm's policy and time limit allow.
     const settings = realmSettings(realm);
     const now = Math.floor(Date.now() / 1000);
-    if (message.sender_id !== user.id || !meetsPolicy(user, settings.delete_own_message_policy, realm, now)) {
+    if (message.sender_id !== user.id || !may(user, 'deleteOwnMessage', settings, now)) {
       throw badRequest("You don't have permission to delete this message");
     }
     const limit = settings.message_content_delete_limit_seconds;
@@ -55,7 +54,7 @@ export async function checkDeleteTopic(
   topic: string,
   opts: { batchSize?: number; budgetMs?: number } = {},
 ): Promise<DeleteTopicResult> {
-  if (!isAdmin(user)) throw new ApiError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
+  requireAdmin(user);
   const batch = opts.batchSize ?? LIMITS.deleteTopicBatchSize;
   const deadline = Date.now() + (opts.budgetMs ?? LIMITS.deleteTopicBudgetSeconds * 1000);
   // In streams with protected history, administrators delete only what they can see.

@@ -19,10 +19,10 @@ import { messagesByIdsInAnyRealm } from '../../db/queries/messages.ts';
 import { unlinkAttachments } from '../../db/queries/render-refs.ts';
 import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { streamById, subscriberIds, subscription } from '../../db/queries/streams.ts';
-import { canReadStreamMessages, isGuest, isModerator } from '../../lib/access.ts';
-import { ApiError, badRequest } from '../../lib/errors.ts';
+import { canReadStreamMessages } from '../../lib/access.ts';
+import { badRequest, moveTimeLimitExceeded } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../db/flags.ts';
-import { meetsRolePolicy } from '../../lib/permissions.ts';
+import { isModerator, may } from '../../lib/permissions.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
 import { messageTopicLinks, renderMessage } from '../../lib/message-render.ts';
@@ -50,11 +50,6 @@ const EDIT_GRACE_SECONDS = 20;
 const RESOLVED_PREFIX = '\u2714 ';
 
 const noPermission = () => badRequest("You don't have permission to edit this message");
-
-/** Whether the user meets one of the realm's "who may" policies. */
-export function meetsPolicy(user: User, policy: number, realm: Realm, now: number): boolean {
-  return meetsRolePolicy(user, policy, realmSettings(realm).waiting_period_threshold, now);
-}
 
 const unresolved = (topic: string): string => (topic.startsWith(RESOLVED_PREFIX) ? topic.slice(RESOLVED_PREFIX.length) : topic);
 
@@ -110,16 +105,16 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
 
   let newStream: Stream | undefined;
   if (topicChanged && !streamChanged) {
-    if (!meetsPolicy(user, settings.edit_topic_policy, realm, now)) throw noPermission();
+    if (!may(user, 'editTopic', settings, now)) throw noPermission();
   }
   if (streamChanged) {
-    if (isGuest(user) || !meetsPolicy(user, settings.move_messages_between_streams_policy, realm, now)) {
+    if (!may(user, 'moveBetweenStreams', settings, now)) {
       throw badRequest("You don't have permission to move this message");
     }
     newStream = await streamById(db, realm.id, input.streamId!);
     const sub = newStream ? await subscription(db, user.id, newStream.id) : undefined;
     if (!newStream || !canReadStreamMessages(user, newStream, sub)) throw badRequest('Invalid stream ID');
-    if (topicChanged && !meetsPolicy(user, settings.edit_topic_policy, realm, now)) throw noPermission();
+    if (topicChanged && !may(user, 'editTopic', settings, now)) throw noPermission();
   }
 
   // The messages to change: in streams with protected history, only those the caller has.
@@ -139,7 +134,7 @@ export async function checkEditMessage(app: AppContext, user: User, realm: Realm
       }
       const allowed = targets.filter((m) => !tooOld(m));
       if (allowed.length < targets.length) {
-        throw new ApiError('You only have permission to move the most recent messages in this topic.', 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 400, {
+        throw moveTimeLimitExceeded({
           first_message_id_allowed_to_move: allowed[0]?.id ?? null,
           total_messages_in_topic: targets.length,
           total_messages_allowed_to_move: allowed.length,

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Realm, Stream, User } from '../../db/schema.ts';
 import { insertUser, userByEmail, userByIdOrThrow } from '../../db/queries/users.ts';
 import { newApiKey } from '../../lib/apikey.ts';
-import { ROLE } from '../../lib/limits.ts';
+import { ROLE, STREAM_POST_POLICY } from '../../lib/permissions.ts';
 import { runAction } from '../action.ts';
 import { emitBotAdded } from '../bots.ts';
 import { botSettings } from '../../db/queries/bots.ts';
@@ -101,10 +101,10 @@ export function accessPolicyName(s: Pick<Stream, 'invite_only' | 'history_public
 }
 
 const POSTING_POLICY_NAMES: Record<number, string> = {
-  1: 'All channel members can post',
-  2: 'Only organization administrators can post',
-  3: 'Only organization full members can post',
-  4: 'Only organization administrators and moderators can post',
+  [STREAM_POST_POLICY.EVERYONE]: 'All channel members can post',
+  [STREAM_POST_POLICY.ADMINS]: 'Only organization administrators can post',
+  [STREAM_POST_POLICY.FULL_MEMBERS]: 'Only organization full members can post',
+  [STREAM_POST_POLICY.MODERATORS]: 'Only organization administrators and moderators can post',
 };
 
 const quoted = (description: string): string => `\n\`\`\`\` quote\n${description === '' ? '*No description.*' : description}\n\`\`\`\``;

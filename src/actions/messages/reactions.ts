@@ -4,7 +4,7 @@ import type { Realm, User } from '../../db/schema.ts';
 import { anyReactionWithCode, deleteReaction, findReaction, insertReaction } from '../../db/queries/reactions.ts';
 import { realmEmojiById, realmEmojiByNames } from '../../db/queries/render-refs.ts';
 import { messageByIdOrThrow } from '../../db/queries/messages.ts';
-import { ApiError, badRequest } from '../../lib/errors.ts';
+import { badRequest, missingArgument, reactionDoesNotExist, reactionExists } from '../../lib/errors.ts';
 import { emojiTables } from '../../lib/markdown/emoji-data.ts';
 import { accessMessage } from '../../lib/message-access.ts';
 import { messageAudience } from '../../lib/message-audience.ts';
@@ -86,11 +86,11 @@ async function emitReaction(scope: ActionScope, op: 'add' | 'remove', user: User
 
 export async function checkAddReaction(app: AppContext, user: User, realm: Realm, messageId: number, input: ReactionInput): Promise<void> {
   const { message } = await accessMessage(app.db.kysely, user, messageId);
-  if (input.emojiName === undefined) throw new ApiError("Missing 'emoji_name' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'emoji_name' });
+  if (input.emojiName === undefined) throw missingArgument('emoji_name');
   let emoji = await resolveEmoji(app, realm, input, true);
   await runAction(app, async (scope) => {
     if (await findReaction(scope.tx, message.id, user.id, emoji.type, emoji.code)) {
-      throw new ApiError('Reaction already exists.', 'REACTION_ALREADY_EXISTS');
+      throw reactionExists();
     }
     // Joining someone's reaction keeps the name they chose, so one emoji shows once.
     const existing = await anyReactionWithCode(scope.tx, message.id, emoji.type, emoji.code);
@@ -115,7 +115,7 @@ export async function checkRemoveReaction(app: AppContext, user: User, realm: Re
   }
   await runAction(app, async (scope) => {
     const row = await findReaction(scope.tx, message.id, user.id, emoji.type, emoji.code);
-    if (!row) throw new ApiError("Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
+    if (!row) throw reactionDoesNotExist();
     await deleteReaction(scope.tx, row.id);
     await emitReaction(scope, 'remove', user, message.id, { name: row.emoji_name, code: row.emoji_code, type: row.reaction_type as ReactionType });
   });

@@ -4,7 +4,8 @@ import type { Message, Realm, Stream, User } from '../../db/schema.ts';
 import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../db/queries/messages.ts';
 import { dmRecipient } from '../../db/queries/recipients.ts';
 import { subscriberIds, subscription } from '../../db/queries/streams.ts';
-import { canPostToStream, canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
+import { canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
+import { canPostToStream } from '../../lib/permissions.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../db/flags.ts';
 import { LIMITS } from '../../lib/limits.ts';
@@ -66,7 +67,7 @@ export async function checkCanPost(app: AppContext, sender: User, realm: Realm, 
   if (!canSeeStream(sender, stream, sub) || (stream.invite_only && !sub?.active)) {
     throw new ApiError(`Not authorized to send to stream '${stream.name}'`, 'BAD_REQUEST');
   }
-  if (!canPostToStream(sender, stream, now, realmSettings(realm).waiting_period_threshold)) {
+  if (!canPostToStream(sender, stream.stream_post_policy, realmSettings(realm).waiting_period_threshold, now)) {
     throw badRequest('You do not have permission to post in this stream.');
   }
 }

@@ -3,8 +3,7 @@
 import { profileDataOfUsers } from '../../presenters/profile-field.ts';
 import { usersInRealm } from '../../db/queries/users.ts';
 import { avatarUrl } from '../../lib/avatar.ts';
-import { ROLE } from '../../lib/limits.ts';
-import { ownPermissions } from '../../lib/permissions.ts';
+import { isModerator, ownPermissions, roleFlags } from '../../lib/permissions.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { presentUser, type UserJson } from '../../presenters/user.ts';
 import { defineEventType, type ClientOptions, type SnapshotGroup, type State } from '../event-type.ts';
@@ -24,11 +23,6 @@ export type RealmUserEvent =
 
 type Person = { user_id: number } & Record<string, unknown>;
 
-/** The role flags a client derives from `role`. */
-export function roleFlags(role: number): { is_owner: boolean; is_admin: boolean; is_guest: boolean } {
-  return { is_owner: role === ROLE.OWNER, is_admin: role <= ROLE.ADMINISTRATOR, is_guest: role === ROLE.GUEST };
-}
-
 /** One custom profile field value of a user changed; a null value removes it. */
 type ProfileFieldChange = { id: number; value: unknown; rendered_value?: string };
 
@@ -47,7 +41,7 @@ function apply(state: State, event: BaseEvent, client: ClientOptions): void {
   if (e.op === 'update' && e.person.user_id === client.userId) {
     if (typeof e.person.full_name === 'string' && 'full_name' in state) state.full_name = e.person.full_name;
     if (typeof e.person.role === 'number' && 'is_admin' in state) {
-      Object.assign(state, roleFlags(e.person.role), { is_moderator: e.person.role <= ROLE.MODERATOR });
+      Object.assign(state, roleFlags(e.person.role), { is_moderator: isModerator({ role: e.person.role }) });
     }
     if (typeof e.person.avatar_source === 'string' && 'avatar_source' in state) {
       Object.assign(state, { avatar_source: e.person.avatar_source, avatar_url: e.person.avatar_url, avatar_url_medium: e.person.avatar_url_medium });
@@ -113,10 +107,8 @@ export const realmUserGroup: SnapshotGroup = async ({ app, realm, user, clientEx
       email: user.email,
       delivery_email: user.delivery_email,
       full_name: user.full_name,
-      is_owner: user.role === ROLE.OWNER,
-      is_admin: user.role <= ROLE.ADMINISTRATOR,
-      is_moderator: user.role <= ROLE.MODERATOR,
-      is_guest: user.role === ROLE.GUEST,
+      ...roleFlags(user.role),
+      is_moderator: isModerator(user),
       is_billing_admin: user.is_billing_admin === 1,
       avatar_source: user.avatar_source,
       avatar_url: avatarUrl(user, false, url),

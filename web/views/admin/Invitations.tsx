@@ -7,6 +7,7 @@ import { settingsApi } from '../settings/api.ts';
 import { ErrorText, Section, useSave } from '../settings/fields.tsx';
 import { ApiError } from '../../api/http.ts';
 import type { Invite, InviteParams } from '../../api/settings.ts';
+import { mayInviteAs, ROLE, ROLE_LABELS } from '../../store/permissions.ts';
 
 const EXPIRY: [string, string][] = [
   ['30', '30 minutes'],
@@ -16,13 +17,8 @@ const EXPIRY: [string, string][] = [
   ['never', 'Never expires'],
 ];
 
-const ROLES: [number, string][] = [
-  [600, 'Guest'],
-  [400, 'Member'],
-  [300, 'Moderator'],
-  [200, 'Administrator'],
-  [100, 'Owner'],
-];
+/** Fewest rights first: the default (Member) near the top. */
+const ROLES = [...ROLE_LABELS].reverse();
 
 const roleName = (r: number): string => ROLES.find(([v]) => v === r)?.[1] ?? `role ${r}`;
 
@@ -55,7 +51,7 @@ export function InvitationsSection() {
 /** Role, expiry and streams: the choices both kinds of invitation share. */
 function useOptions(prefix: string) {
   const [expiry, setExpiry] = useState('14400');
-  const [role, setRole] = useState(400);
+  const [role, setRole] = useState<number>(ROLE.MEMBER);
   const [streams, setStreams] = useState<Set<number>>(new Set());
   const ids = [useId(), useId()] as const;
   const params = (): InviteParams => ({
@@ -64,8 +60,8 @@ function useOptions(prefix: string) {
     stream_ids: [...streams],
     include_realm_default_subscriptions: true,
   });
-  // Nobody invites to a role above their own (the server refuses it): a member offers Member or Guest.
-  const myRole = store.users.get(store.me)?.role ?? 400;
+  // Only the roles the server lets this person invite as (mayInviteAs).
+  const myRole = store.users.get(store.me)?.role ?? ROLE.MEMBER;
   const all = [...store.streams.streams.value.values()].sort((a, b) => a.name.localeCompare(b.name));
   const defaults = new Set(store.admin.defaultStreams.value);
   const controls = (
@@ -84,7 +80,7 @@ function useOptions(prefix: string) {
         <span class="field">
           <label for={ids[1]}>Invite as</label>
           <select id={ids[1]} value={role} onChange={(e) => setRole(Number(e.currentTarget.value))}>
-            {ROLES.filter(([v]) => v >= myRole).map(([v, label]) => (
+            {ROLES.filter(([v]) => mayInviteAs(myRole, v)).map(([v, label]) => (
               <option key={v} value={v}>
                 {label}
               </option>

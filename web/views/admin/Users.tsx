@@ -6,14 +6,7 @@ import { settingsApi } from '../settings/api.ts';
 import { ErrorText, Select, TextSetting, useSave } from '../settings/fields.tsx';
 import { isOwner } from '../settings/route.ts';
 import type { User } from '../../store/types.ts';
-
-export const ROLES: [number, string][] = [
-  [100, 'Owner'],
-  [200, 'Administrator'],
-  [300, 'Moderator'],
-  [400, 'Member'],
-  [600, 'Guest'],
-];
+import { ROLE, ROLE_LABELS as ROLES } from '../../store/permissions.ts';
 
 export const roleName = (role: number): string => ROLES.find(([r]) => r === role)?.[1] ?? 'Member';
 
@@ -128,11 +121,11 @@ function EditUser({ user: u }: { user: User }) {
   const save = useSave();
   const [confirm, setConfirm] = useState(false);
   const owner = isOwner();
-  const roles = ROLES.filter(([r]) => owner || r !== 100);
+  const roles = ROLES.filter(([r]) => owner || r !== ROLE.OWNER);
   return (
     <div class="edit-box" role="group" aria-label={`Edit ${u.full_name}`}>
       <TextSetting label={`Name of ${u.full_name}`} value={u.full_name} onSave={(v) => settingsApi().updateUser(u.user_id, { full_name: v })} />
-      <Select label={`Role of ${u.full_name}`} value={u.role} options={roles.map(([value, label]) => ({ value, label }))} disabled={u.role === 100 && !owner} onSave={(v) => settingsApi().updateUser(u.user_id, { role: v })} />
+      <Select label={`Role of ${u.full_name}`} value={u.role} options={roles.map(([value, label]) => ({ value, label }))} disabled={u.role === ROLE.OWNER && !owner} onSave={(v) => settingsApi().updateUser(u.user_id, { role: v })} />
       {confirm ? (
         <div class="setting-line" role="alert">
           <span>Deactivate {u.full_name}? They are logged out at once.</span>

@@ -5,6 +5,7 @@ import { logoutEverywhere } from '../../api/client.ts';
 import { settingsApi } from './api.ts';
 import { ErrorText, Section, useSave } from './fields.tsx';
 import { BotList } from '../admin/Bots.tsx';
+import { ROLE } from '../../store/permissions.ts';
 
 export function AccountSection() {
   const me = store.settings.me.value;
@@ -171,10 +172,10 @@ const BOT_TYPES: [number, string][] = [
 
 /** The kinds of bot the realm's bot_creation_policy lets the person add (1 everyone, 2 generic bots by administrators, 3 administrators). */
 function allowedBotTypes(): [number, string][] {
-  const role = store.users.get(store.me)?.role ?? 400;
-  if (role <= 200) return BOT_TYPES;
+  const role = store.users.get(store.me)?.role ?? ROLE.MEMBER;
+  if (role <= ROLE.ADMIN) return BOT_TYPES;
   const policy = store.settings.realm.value.bot_creation_policy;
-  if (role >= 600 || policy === 3) return [];
+  if (role >= ROLE.GUEST || policy === 3) return [];
   return policy === 2 ? BOT_TYPES.filter(([t]) => t !== 1) : BOT_TYPES;
 }
 

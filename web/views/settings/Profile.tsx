@@ -7,6 +7,7 @@ import { Avatar, localImage } from '../Header.tsx';
 import { isAdmin } from './route.ts';
 import type { ProfileField, RealmEmoji } from '../../store/settings-admin.ts';
 import { EmojiPicker, ReactionEmoji } from '../EmojiPicker.tsx';
+import { ROLE } from '../../store/permissions.ts';
 
 export const FIELD_TYPES: [number, string][] = [
   [1, 'Short text'],
@@ -74,7 +75,7 @@ function saveField(f: ProfileField, value: string | number[]): Promise<unknown> 
 function ProfileFieldInput({ field: f }: { field: ProfileField }) {
   const value = store.admin.profileData.value.get(store.me)?.[String(f.id)]?.value ?? '';
   const label = f.name + (f.required ? ' (required)' : '');
-  const locked = !f.editable_by_user && (store.users.get(store.me)?.role ?? 400) > 200;
+  const locked = !f.editable_by_user && (store.users.get(store.me)?.role ?? ROLE.MEMBER) > ROLE.ADMIN;
   if (f.type === 3) {
     return <Select label={label} value={value} disabled={locked} options={[{ value: '', label: 'Not set' }, ...fieldChoices(f)]} onSave={(v) => saveField(f, String(v))} />;
   }

@@ -4,11 +4,11 @@ import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
 import { ErrorText, Section, useSave } from './fields.tsx';
 import { allStreams, CreateStream } from '../admin/Streams.tsx';
-import { policyAllows } from '../../store/permissions.ts';
+import { policyAllows, ROLE } from '../../store/permissions.ts';
 
 export function StreamsPage() {
   const realm = store.settings.realm.value;
-  const role = store.users.get(store.me)?.role ?? 400;
+  const role = store.users.get(store.me)?.role ?? ROLE.MEMBER;
   const allowPublic = policyAllows(realm.create_public_stream_policy ?? 1, role);
   const allowPrivate = policyAllows(realm.create_private_stream_policy ?? 1, role);
   const subscribed = store.streams.subs.value;

@@ -2,7 +2,7 @@
 // the narrow to go back to when the overlay closes.
 import { signal } from '@preact/signals';
 import { store } from '../context.ts';
-import { policyAllows } from '../../store/permissions.ts';
+import { isNewMember, policyAllows, ROLE } from '../../store/permissions.ts';
 
 export type SettingsKind = 'settings' | 'organization';
 export interface SettingsRoute {
@@ -55,15 +55,20 @@ export function closeSettings(): void {
 
 export function isAdmin(): boolean {
   const role = store.users.get(store.me)?.role;
-  return role !== undefined ? role <= 200 : store.settings.me.value.is_admin;
+  return role !== undefined ? role <= ROLE.ADMIN : store.settings.me.value.is_admin;
 }
 
 export function isOwner(): boolean {
-  return (store.users.get(store.me)?.role ?? 400) <= 100;
+  return (store.users.get(store.me)?.role ?? ROLE.MEMBER) <= ROLE.OWNER;
 }
 
-/** Whether the realm's invite_to_realm_policy lets the current person invite (administrators always). */
+/**
+ * Whether the realm's invite_to_realm_policy lets the current person invite, as the server
+ * decides it (a 'nobody' policy holds administrators back too; new members wait for 'full members').
+ */
 export function canInvite(): boolean {
-  const role = store.users.get(store.me)?.role ?? (store.settings.me.value.is_admin ? 200 : 400);
-  return role <= 200 || policyAllows(store.settings.realm.value.invite_to_realm_policy, role);
+  const me = store.users.get(store.me);
+  const role = me?.role ?? (store.settings.me.value.is_admin ? ROLE.ADMIN : ROLE.MEMBER);
+  const realm = store.settings.realm.value;
+  return policyAllows(realm.invite_to_realm_policy, role, isNewMember(me, realm.waiting_period_threshold, Date.now() / 1000));
 }
