@@ -197,3 +197,24 @@ test('GET /messages/{id} and the Message object fields', async (t) => {
   assert.equal(missing.status, 400);
   assert.equal(missing.body.msg, 'Invalid message(s)');
 });
+
+test('search within a stream, a topic or a conversation: the same matches, newest first, paged by anchor', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  await subscribe(s, ['ops'], s.owner);
+  const inGeneral: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    inGeneral.push(await send(s, 'general', i % 2 ? 'odd' : 'even', `meeting notes ${i}`));
+    await send(s, 'ops', 'log', `meeting elsewhere ${i}`);
+  }
+  const narrowed = (narrow: unknown[], p: Record<string, unknown> = {}) =>
+    s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow, ...p }, alice).then((r) => r.messages.map((m: { id: number }) => m.id));
+  assert.deepEqual(await narrowed([['stream', 'general'], ['search', 'meeting']]), inGeneral);
+  assert.deepEqual(await narrowed([['stream', 'general'], ['topic', 'odd'], ['search', 'meeting']]), inGeneral.filter((_, i) => i % 2));
+  assert.deepEqual(await narrowed([['stream', 'general'], ['search', 'meeting']], { anchor: inGeneral[3], num_before: 2, include_anchor: false }), inGeneral.slice(1, 3));
+  assert.deepEqual(await narrowed([['stream', 'general'], ['search', 'nothing']]), []);
+  const first = await dm(s, [alice.id], 'a meeting just for us', s.owner);
+  await dm(s, [alice.id], 'no match here', s.owner);
+  assert.deepEqual(await narrowed([['dm', s.owner.email], ['search', 'meeting']]), [first]);
+});

@@ -110,9 +110,16 @@ function termCondition(eb: EB, term: Term, source: FetchSource, terms: Term[]): 
   }
 }
 
-/** The combined positive search of the narrow, when SQLite's FTS index drives the query. */
+/**
+ * The combined positive search of the narrow, when SQLite's FTS index drives the query: walking
+ * the index newest first stops after a page of a common word's matches. Within one stream, topic
+ * or conversation it would walk past nearly every match to find the few there (a common word in a
+ * 300-message stream of a 1,000,000-message organization: 500-900 ms), so those narrows walk
+ * their own messages and test each against the index (about 10 ms).
+ */
 function ftsDriven(source: FetchSource, terms: Term[]): SearchQuery | null {
   if (source.dialect !== 'sqlite') return null;
+  if (terms.some((t) => !t.negated && (t.kind === 'stream' || t.kind === 'topic' || t.kind === 'dm'))) return null;
   const searches = terms.filter((t) => t.kind === 'search' && !t.negated);
   if (searches.length === 0) return null;
   const q = parseSearch(searches.map((t) => (t as { query: string }).query).join(' '));
