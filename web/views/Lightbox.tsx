@@ -3,7 +3,7 @@
 // other images one arrow key away. Escape or the close button closes it, and focus goes back to
 // the preview it was opened from.
 import { signal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { store } from './context.ts';
 import { conversationKey, locale } from './Message.tsx';
 import { fullTimestamp } from '../lib/time.ts';
@@ -77,6 +77,16 @@ export function openLightboxFor(messageId: number): boolean {
   return openAt(messageId, 0, null);
 }
 
+/**
+ * Closes the viewer if it is open (true). Also for the app's Escape key: the viewer takes the
+ * focus once it is drawn, and an Escape pressed before that reaches the document's handler.
+ */
+export function closeLightbox(): boolean {
+  if (open.peek() === null) return false;
+  close();
+  return true;
+}
+
 function close(): void {
   const o = open.peek();
   open.value = null;
@@ -107,7 +117,8 @@ const fileName = (url: string): string => {
 export function Lightbox() {
   const ref = useRef<HTMLDivElement>(null);
   const o = open.value;
-  useEffect(() => {
+  // A layout effect: the focus moves in the same task that draws the viewer, not a frame later.
+  useLayoutEffect(() => {
     if (o && !ref.current?.contains(document.activeElement)) ref.current?.querySelector<HTMLElement>('button[aria-label="Close"]')?.focus();
   }, [o !== null]);
   if (!o) return null;

@@ -10,7 +10,7 @@ import { topicKey } from '../store/unread.ts';
 import { canEdit, ROLE } from '../store/permissions.ts';
 import { createKeydownHandler } from '../lib/keyboard.ts';
 import { escapeGoesHome } from '../lib/display.ts';
-import { openLightboxFor } from './Lightbox.tsx';
+import { closeLightbox, openLightboxFor } from './Lightbox.tsx';
 
 function move(to: (i: number, n: number) => number) {
   const list = client.current;
@@ -102,6 +102,7 @@ export function installKeys(): () => void {
     },
     escape: (e) => {
       const t = e.target as HTMLElement;
+      if (closeLightbox()) return;
       if (dialog.value) dialog.value = null;
       else if (drawer.value) drawer.value = null;
       else if (editingId.value !== null) editingId.value = null;
