@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { imageProxyUrl } from '../../src/lib/image-proxy.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { verifyAction } from '../helpers/verify.ts';
-import { send } from '../helpers/messages.ts';
+import { send } from '../helpers/factories.ts';
 import { startSite, type Site } from '../helpers/site.ts';
 
 const PAGE = `<html><head><title>Test title</title>

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { createServer } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { encodeParams, startServer, type Account, type TestServer } from '../helpers/server.ts';
+import { setRealmSettings } from '../helpers/factories.ts';
 
 const poll = (s: TestServer, as: Account, queueId: unknown, lastEventId: number, extra: Record<string, unknown> = {}) =>
   s.ok('GET', '/api/v1/events', { queue_id: queueId, last_event_id: lastEventId, ...extra }, as);
@@ -224,8 +225,7 @@ test('register without credentials: only in realms with public access, with queu
   try {
     const denied = await s.api('POST', '/api/v1/register', {}, { as: null });
     assert.equal(denied.status, 401);
-    await s.server.app.db.kysely.updateTable('realms').set({ settings: JSON.stringify({ enable_spectator_access: true }) }).execute();
-    // The realm row is cached per request, so a fresh request sees the change.
+    await setRealmSettings(s, { enable_spectator_access: true });
     const ok = await s.api('POST', '/api/v1/register', { fetch_event_types: ['realm'] }, { as: null });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.queue_id, null);

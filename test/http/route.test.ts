@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { checkCreateRealm } from '../../src/actions/realms.ts';
+import { deactivateRealm } from '../helpers/factories.ts';
 
 const auth = (email: string, key: string) => 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
 
@@ -51,7 +52,7 @@ test('a realm with a subdomain is chosen by the Host header; keys do not cross r
 test('a deactivated realm refuses its users', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
-  await s.server.app.db.kysely.updateTable('realms').set({ deactivated: 1 }).execute();
+  await deactivateRealm(s);
   const res = await s.api('GET', '/api/v1/users/me');
   assert.equal(res.status, 401);
   assert.equal(res.body.code, 'REALM_DEACTIVATED');

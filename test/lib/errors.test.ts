@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type ApiResponse } from '../helpers/server.ts';
 import { ROLE } from '../../src/lib/permissions.ts';
+import { ageMembers } from '../helpers/factories.ts';
 
 const refused = (res: ApiResponse, msg: string) => assert.deepEqual([res.status, res.body.code, res.body.msg], [400, 'UNAUTHORIZED_PRINCIPAL', msg]);
 
@@ -50,12 +51,10 @@ test('"Must be an organization owner" carries UNAUTHORIZED_PRINCIPAL, for admini
 test('a moderator within the waiting period posts where only full members may; a new member may not', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
-  const db = s.server.app.db.kysely;
   const moderator = await s.createUser('Mod', { role: ROLE.MODERATOR });
   const member = await s.createUser('Member');
   await s.ok('PATCH', '/api/v1/realm', { waiting_period_threshold: 10 });
-  const yesterday = Math.floor(Date.now() / 1000) - 86400;
-  await db.updateTable('users').set({ date_joined: yesterday }).where('id', 'in', [moderator.id, member.id]).execute();
+  await ageMembers(s, [moderator.id, member.id], 86400);
   const general = (await s.ok('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id as number;
   await s.ok('PATCH', `/api/v1/streams/${general}`, { stream_post_policy: 3 });
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { browserLogin, encodeParams, httpRequest, startServer, type TestServer } from '../helpers/server.ts';
+import { deactivateRealm, setTime } from '../helpers/factories.ts';
 
 const DAY = 24 * 3600;
 
@@ -98,7 +99,7 @@ test("a deactivated organization's sessions stop working", async (t) => {
   const s = await startServer();
   t.after(() => s.close());
   const browser = await browserLogin(s);
-  await s.server.app.db.kysely.updateTable('realms').set({ deactivated: 1 }).execute();
+  await deactivateRealm(s);
   const me = await browser.request('GET', '/json/users/me');
   assert.equal(me.status, 401);
   assert.equal(me.body.code, 'REALM_DEACTIVATED');
@@ -209,7 +210,6 @@ test('an expired session is refused; use renews a session at most once a minute'
   const s = await startServer();
   t.after(() => s.close());
   const browser = await browserLogin(s);
-  const db = s.server.app.db.kysely;
   const now = Math.floor(Date.now() / 1000);
 
   // Used just now: no write, no new cookies.
@@ -217,7 +217,8 @@ test('an expired session is refused; use renews a session at most once a minute'
   assert.equal(fresh.headers['set-cookie'], undefined);
 
   // Last used 13 days ago: still live; this use renews it for 14 days and re-sends the cookies.
-  await db.updateTable('sessions').set({ last_used_at: now - 13 * DAY, expires_at: now + DAY }).execute();
+  await setTime(s, 'sessions', 'last_used_at', now - 13 * DAY);
+  await setTime(s, 'sessions', 'expires_at', now + DAY);
   const renewed = await browser.request('GET', '/json/users/me');
   assert.equal(renewed.status, 200);
   assert.equal(renewed.headers['set-cookie']?.length, 2);
@@ -225,7 +226,7 @@ test('an expired session is refused; use renews a session at most once a minute'
   assert.ok(Number(row.last_used_at) >= now);
   assert.ok(Number(row.expires_at) >= now + 14 * DAY);
 
-  await db.updateTable('sessions').set({ expires_at: now - 1 }).execute();
+  await setTime(s, 'sessions', 'expires_at', now - 1);
   const expired = await browser.request('GET', '/json/users/me');
   assert.equal(expired.status, 401);
   assert.equal(expired.body.code, 'UNAUTHORIZED');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { draftsSnapshot } from '../../src/events/event-types/drafts.ts';
 import { snapshotContext, streamIdOf } from '../helpers/snapshot.ts';
+import { setUserSettings } from '../helpers/factories.ts';
 
 test('drafts: create, list newest first, edit and delete, each with its drafts event', async (t) => {
   const s = await startServer();
@@ -93,7 +94,7 @@ test('drafts: every documented validation error', async (t) => {
 test('drafts: a user who turned synchronization off cannot store drafts', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
-  await s.server.app.db.kysely.updateTable('users').set({ settings: JSON.stringify({ enable_drafts_synchronization: false }) }).where('id', '=', s.owner.id).execute();
+  await setUserSettings(s, s.owner, { enable_drafts_synchronization: false });
   const res = await s.api('POST', '/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] });
   assert.equal(res.status, 400);
   assert.equal(res.body.msg, 'User has disabled synchronizing drafts.');

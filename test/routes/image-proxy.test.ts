@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { send } from '../helpers/messages.ts';
+import { send } from '../helpers/factories.ts';
 import { PNG, startSite, type Site } from '../helpers/site.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { httpRequest, startServer, type TestServer } from '../helpers/server.ts';
 import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
 import { streamNamesOf, userByEmail } from '../helpers/accounts.ts';
+import { setTime } from '../helpers/factories.ts';
 
 /** An email invitation's link, as the administrator sees it without SMTP. */
 async function invite(s: TestServer, email: string, params: Record<string, unknown> = {}): Promise<string> {
@@ -110,7 +111,7 @@ test('a reusable link asks for the email, serves several people, refuses an addr
   assert.match(revoked.text, /revoked/);
 
   const link = await invite(s, 'late@example.com');
-  await s.server.app.db.kysely.updateTable('invitations').set({ expires_at: 1 }).where('email', '=', 'late@example.com').execute();
+  await setTime(s, 'invitations', 'expires_at', 1, { email: 'late@example.com' });
   const expired = await page(s, 'GET', link);
   assert.equal(expired.status, 410);
   assert.match(expired.text, /expired/);

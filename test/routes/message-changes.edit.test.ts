@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { age, dm, ids, send, setRealmSettings, subscribe } from '../helpers/messages.ts';
+import { ageMessages, dm, send, setRealmSettings, subscribe } from '../helpers/factories.ts';
+import { ids } from '../helpers/messages.ts';
 
 test('content edits: sender only, edit history, events, rendered mentions, time limit, realm switch', async (t) => {
   const s = await startServer();
@@ -33,7 +34,7 @@ test('content edits: sender only, edit history, events, rendered mentions, time 
   assert.equal(notSender.status, 400);
   assert.equal(notSender.body.msg, "You don't have permission to edit this message");
 
-  await age(s, [id], 700);
+  await ageMessages(s, [id], 700);
   const late = await s.api('PATCH', `/api/v1/messages/${id}`, { content: 'x' });
   assert.equal(late.body.msg, 'The time limit for editing this message has passed');
   await setRealmSettings(s, { message_content_edit_limit_seconds: null });
@@ -98,7 +99,7 @@ test('moves between streams: policy, time limits with MOVE_MESSAGES_TIME_LIMIT_E
   await subscribe(s, ['private'], s.owner, { invite_only: true, principals: [s.owner.id, alice.id] });
   const target = (await s.server.app.db.kysely.selectFrom('streams').select('id').where('name', '=', 'private').executeTakeFirstOrThrow()).id;
   const m = [await send(s, 'general', 'topic', 'a'), await send(s, 'general', 'topic', 'b'), await send(s, 'general', 'topic', 'c')];
-  await age(s, [m[0]!], 700000);
+  await ageMessages(s, [m[0]!], 700000);
 
   const limited = await s.api('PATCH', `/api/v1/messages/${m[1]}`, { stream_id: target, propagate_mode: 'change_all' }, { as: alice });
   assert.equal(limited.status, 400);

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { routes } from '../../src/routes/index.ts';
+import { ageMessages } from '../helpers/factories.ts';
 
 const hasEdit = routes.some((r) => r.method === 'PATCH' && r.path === '/messages/{message_id}');
 
@@ -18,8 +19,7 @@ test(
     const old = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'plans', content: 'first' }, member);
     const recent = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'plans', content: 'second' }, member);
     // Age the first message past the limit instead of waiting.
-    const now = Math.floor(Date.now() / 1000);
-    await s.server.app.db.kysely.updateTable('messages').set({ date_sent: now - 60 }).where('id', '=', old.id).execute();
+    await ageMessages(s, [old.id], 60);
 
     const one = await s.api('PATCH', `/api/v1/messages/${old.id}`, { topic: 'moved', propagate_mode: 'change_one' }, { as: member });
     assert.equal(one.status, 400);

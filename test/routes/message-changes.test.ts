@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { checkDeleteTopic } from '../../src/actions/messages/delete.ts';
 import { LIMITS } from '../../src/lib/limits.ts';
-import { dm, ids, send, subscribe } from '../helpers/messages.ts';
+import { dm, makeCustomEmoji, makeLinkifier, makeUserGroup, PNG, send, subscribe, uploadFile } from '../helpers/factories.ts';
+import { ids } from '../helpers/messages.ts';
 
 test('DELETE /messages/{id}: administrators delete for good, members get BAD_REQUEST, events reach holders', async (t) => {
   const s = await startServer();
@@ -163,8 +164,7 @@ test('reactions: unicode, custom and extra emoji; duplicates and missing reactio
   const dup = await s.api('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: '+1' }, { as: alice });
   assert.equal(dup.body.code, 'REACTION_ALREADY_EXISTS');
   await s.ok('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: 'parley' });
-  const db = s.server.app.db.kysely;
-  const emojiId = (await db.insertInto('realm_emoji').values({ realm_id: 1, name: 'parrot', file_name: 'parrot.png', author_id: s.owner.id, deactivated: 0, date_created: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+  const emojiId = await makeCustomEmoji(s, 'parrot');
   await s.ok('POST', `/api/v1/messages/${id}/reactions`, { emoji_name: 'parrot' });
   const got = await s.ok('GET', `/api/v1/messages/${id}`);
   assert.deepEqual(
@@ -191,10 +191,9 @@ test('rendering: mentions set flags (groups expand, wildcards), has:image/attach
   const alice = await s.createUser('Alice');
   const bob = await s.createUser('Bob');
   const db = s.server.app.db.kysely;
-  const group = (await db.insertInto('user_groups').values({ realm_id: 1, name: 'team', description: '', is_system_group: 0, deactivated: 0, role_limit: null, date_created: 0, creator_id: null, can_mention_group: null }).returning('id').executeTakeFirstOrThrow()).id;
-  await db.insertInto('user_group_members').values({ group_id: group, user_id: bob.id }).execute();
-  await db.insertInto('realm_linkifiers').values({ realm_id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example/{id}', order: 0 }).execute();
-  await db.insertInto('attachments').values({ realm_id: 1, owner_id: s.owner.id, path_id: '1/ab/pic.png', file_name: 'pic.png', size: 3, content_type: 'image/png', create_time: 0 }).execute();
+  await makeUserGroup(s, 'team', [bob]);
+  await makeLinkifier(s, '#(?P<id>[0-9]+)', 'https://tracker.example/{id}');
+  const pic = await uploadFile(s, 'pic.png', PNG);
 
   const g = await send(s, 'general', 'bug #12', 'hey @*team*');
   assert.deepEqual(await ids(s, { narrow: [['is', 'mentioned']] }, bob), [g]);
@@ -203,7 +202,7 @@ test('rendering: mentions set flags (groups expand, wildcards), has:image/attach
   const got = await s.ok('GET', `/api/v1/messages/${w}`, {}, alice);
   assert.deepEqual(got.message.flags, ['stream_wildcard_mentioned', 'wildcard_mentioned']);
   assert.deepEqual(got.message.topic_links, [{ text: '#12', url: 'https://tracker.example/12' }]);
-  const f = await send(s, 'general', 'files', '[pic](/user_uploads/1/ab/pic.png)');
+  const f = await send(s, 'general', 'files', `[pic](${pic})`);
   assert.deepEqual(await ids(s, { narrow: [['has', 'attachment']] }), [f]);
   assert.deepEqual(await ids(s, { narrow: [['has', 'image']] }), [f]);
   const links = await db.selectFrom('attachment_messages').selectAll().execute();

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { dm } from '../helpers/messages.ts';
+import { dm } from '../helpers/factories.ts';
 
 test('direct messages disabled: refused between people, allowed to one bot and from bots', async (t) => {
   const s = await startServer();

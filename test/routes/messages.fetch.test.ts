@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { dm, ids, send, subscribe } from '../helpers/messages.ts';
+import { dm, send, subscribe } from '../helpers/factories.ts';
+import { ids } from '../helpers/messages.ts';
 
 test('anchors: id, newest, oldest, first_unread, include_anchor and the deprecated use_first_unread_anchor', async (t) => {
   const s = await startServer();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { browserLogin, startServer, type TestServer } from '../helpers/server.ts';
 import { linkIn, startMailServer, waitForMail } from '../helpers/mail.ts';
 import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
+import { setTime } from '../helpers/factories.ts';
 
 const sessionCount = async (s: TestServer, userId: number) =>
   (await s.server.app.db.kysely.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).execute()).length;
@@ -61,7 +62,7 @@ test('a reset link expires', async (t) => {
   const row = await s.server.app.db.kysely.selectFrom('password_resets').selectAll().executeTakeFirstOrThrow();
   // The lifetime is a day.
   assert.equal(row.expires_at - row.created_at, 86400);
-  await s.server.app.db.kysely.updateTable('password_resets').set({ expires_at: 1 }).execute();
+  await setTime(s, 'password_resets', 'expires_at', 1);
   const res = await page(s, 'POST', link, { new_password: 'brand-new-pw', confirm_password: 'brand-new-pw' });
   assert.equal(res.status, 410);
   assert.match(res.text, /Ask for a new one/);

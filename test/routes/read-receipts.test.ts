@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
-import { markRead, setRealmSettings, setUserSettings, sorted } from '../helpers/subscriptions.ts';
+import { sorted } from '../helpers/subscriptions.ts';
+import { markRead, setRealmSettings, setUserSettings } from '../helpers/factories.ts';
 
 test('read receipts list readers except the sender and those who turned receipts off', async (t) => {
   const s = await startServer();
@@ -11,12 +12,12 @@ test('read receipts list readers except the sender and those who turned receipts
   const carol = await s.createUser('Carol');
   const { id } = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'news', content: 'hello' }, alice);
   assert.deepEqual((await s.ok('GET', `/api/v1/messages/${id}/read_receipts`, {}, bob)).user_ids, []);
-  await markRead(s, bob.id, id);
-  await markRead(s, carol.id, id);
-  await markRead(s, s.owner.id, id);
+  await markRead(s, bob, [id]);
+  await markRead(s, carol, [id]);
+  await markRead(s, s.owner, [id]);
   // Alice is the sender (her copy is read) and never appears; Bob sees himself.
   assert.deepEqual((await s.ok('GET', `/api/v1/messages/${id}/read_receipts`, {}, bob)).user_ids, sorted([s.owner.id, bob.id, carol.id]));
-  await setUserSettings(s, carol.id, { send_read_receipts: false });
+  await setUserSettings(s, carol, { send_read_receipts: false });
   assert.deepEqual((await s.ok('GET', `/api/v1/messages/${id}/read_receipts`, {}, alice)).user_ids, sorted([s.owner.id, bob.id]));
 });
 

@@ -7,6 +7,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { scheduledMessagesSnapshot } from '../../src/events/event-types/scheduled_messages.ts';
 import { deliverDueScheduledMessages } from '../../src/actions/scheduled-delivery.ts';
 import { snapshotContext, streamIdOf, waitFor } from '../helpers/snapshot.ts';
+import { setStreamDeactivated, setTime } from '../helpers/factories.ts';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -139,8 +140,8 @@ test('a scheduled message that cannot be sent is marked failed, and rescheduling
     type: 'stream', to: general, topic: 'x', content: 'doomed', scheduled_delivery_timestamp: now() + 3600,
   });
   // The stream is archived, then the message comes due.
-  await s.server.app.db.kysely.updateTable('streams').set({ deactivated: 1 }).where('id', '=', general).execute();
-  await s.server.app.db.kysely.updateTable('scheduled_messages').set({ scheduled_timestamp: now() - 1 }).where('id', '=', id).execute();
+  await setStreamDeactivated(s, general, true);
+  await setTime(s, 'scheduled_messages', 'scheduled_timestamp', now() - 1, { id });
   const failed = await waitFor(() => s.published.find((p) => p.event.type === 'scheduled_messages' && p.event.op === 'update' && p.event.scheduled_message.failed));
   assert.deepEqual(failed.userIds, [s.owner.id]);
   assert.equal(failed.event.scheduled_message.scheduled_message_id, id);
@@ -150,7 +151,7 @@ test('a scheduled message that cannot be sent is marked failed, and rescheduling
   // Editing a failed message needs a new time.
   const noTime = await s.api('PATCH', `/api/v1/scheduled_messages/${id}`, { content: 'again' });
   assert.deepEqual([noTime.status, noTime.body.msg], [400, 'Scheduled delivery time must be in the future.']);
-  await s.server.app.db.kysely.updateTable('streams').set({ deactivated: 0 }).where('id', '=', general).execute();
+  await setStreamDeactivated(s, general, false);
   await s.ok('PATCH', `/api/v1/scheduled_messages/${id}`, { scheduled_delivery_timestamp: now() + 1 });
   assert.equal((await s.ok('GET', '/api/v1/scheduled_messages')).scheduled_messages[0].failed, false);
   await waitFor(() => latestMessage(s, s.owner, 'doomed'));
@@ -178,7 +179,7 @@ test('delivery passes racing each other send a due message exactly once', async 
   const { scheduled_message_id: id } = await s.ok('POST', '/api/v1/scheduled_messages', {
     type: 'stream', to: await streamIdOf(s, 'general'), topic: 'race', content: 'only once', scheduled_delivery_timestamp: now() + 3600,
   });
-  await s.server.app.db.kysely.updateTable('scheduled_messages').set({ scheduled_timestamp: now() - 1 }).where('id', '=', id).execute();
+  await setTime(s, 'scheduled_messages', 'scheduled_timestamp', now() - 1, { id });
   // Three extra passes race the server's own scheduler.
   const counts = await Promise.all([1, 2, 3].map(() => deliverDueScheduledMessages(s.server.app)));
   await waitFor(() => s.published.find((p) => p.event.type === 'scheduled_messages' && p.event.op === 'remove'));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { userSettingsSnapshot } from '../../src/events/event-types/user_settings.ts';
 import { USER_SETTING_DEFAULTS } from '../../src/lib/settings-registry.ts';
+import { setRealmSettings } from '../helpers/factories.ts';
 
 async function snapshot(s: Awaited<ReturnType<typeof startServer>>, userId: number): Promise<Record<string, any>> {
   const app = s.server.app;
@@ -96,7 +97,7 @@ test('name changes can be disabled for non-administrators', async (t) => {
   const s = await startServer();
   t.after(() => s.close());
   const alice = await s.createUser('Alice');
-  await s.server.app.db.kysely.updateTable('realms').set({ settings: JSON.stringify({ name_changes_disabled: true }) }).execute();
+  await setRealmSettings(s, { name_changes_disabled: true });
   const res = await s.api('PATCH', '/api/v1/settings', { full_name: 'New Name' }, { as: alice });
   assert.equal(res.status, 400);
   assert.equal(res.body.msg, 'Name changes disabled in this organization.');

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../helpers/server.ts';
 import { firstMessageIdSince } from '../../src/db/queries/streams.ts';
+import { setTime } from '../helpers/factories.ts';
 
 test('creating a private stream with options; outsiders cannot see it', async (t) => {
   const s = await startServer();
@@ -122,14 +123,13 @@ test('weekly traffic counts the messages of the last four weeks, not older ones'
   const s = await startServer();
   t.after(() => s.close());
   await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'busy' }, { name: 'quiet' }] });
-  const db = s.server.app.db.kysely;
   const now = Math.floor(Date.now() / 1000);
-  await db.updateTable('streams').set({ date_created: now - 60 * 86400 }).execute();
+  await setTime(s, 'streams', 'date_created', now - 60 * 86400);
   const send = async (to: string) => (await s.ok('POST', '/api/v1/messages', { type: 'stream', to, topic: 't', content: 'x' })).id as number;
   const old = [await send('busy'), await send('quiet'), await send('busy')];
   // Older messages have smaller IDs, as they do when sent over time.
   for (const [i, id] of old.entries()) {
-    await db.updateTable('messages').set({ date_sent: now - (40 - i) * 86400 }).where('id', '=', id).execute();
+    await setTime(s, 'messages', 'date_sent', now - (40 - i) * 86400, { id });
   }
   for (let i = 0; i < 8; i++) await send('busy');
   await send('quiet');
@@ -145,13 +145,12 @@ test('the first message of a period: its ID, or none when every message is older
   const s = await startServer();
   t.after(() => s.close());
   const db = s.server.app.db.kysely;
-  await db.deleteFrom('messages').execute();
   const now = Math.floor(Date.now() / 1000);
   assert.equal(await firstMessageIdSince(db, now - 100), null);
   await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'busy' }] });
   const ids: number[] = [];
   for (let i = 0; i < 5; i++) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'busy', topic: 't', content: `${i}` })).id as number);
-  for (const [i, id] of ids.entries()) await db.updateTable('messages').set({ date_sent: now - (50 - i * 10) }).where('id', '=', id).execute();
+  for (const [i, id] of ids.entries()) await setTime(s, 'messages', 'date_sent', now - (50 - i * 10), { id });
   assert.equal(await firstMessageIdSince(db, now - 50), ids[0]);
   assert.equal(await firstMessageIdSince(db, now - 25), ids[3]);
   assert.equal(await firstMessageIdSince(db, now - 10), ids[4]);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { verifyAction } from '../helpers/verify.ts';
-import { dm, send, subscribe } from '../helpers/messages.ts';
+import { dm, send, subscribe } from '../helpers/factories.ts';
 
 async function fetchOne(s: TestServer, id: number, as?: Parameters<TestServer['ok']>[3]) {
   const r = await s.ok('GET', '/api/v1/messages', { anchor: id, num_before: 0, num_after: 0 }, as);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
-import { db, eventsOf, makeBotOf, setRealmSettings, sorted, streamId } from '../helpers/subscriptions.ts';
+import { db, eventsOf, sorted, streamId } from '../helpers/subscriptions.ts';
+import { makeBot, setRealmSettings } from '../helpers/factories.ts';
 
 const SUBS = '/api/v1/users/me/subscriptions';
 
@@ -138,8 +139,7 @@ test('who may unsubscribe whom: administrators, can_remove_subscribers_group mem
   const s = await startServer();
   t.after(() => s.close());
   const { alice, bob, adam } = await cast(s);
-  const botty = await s.createUser('Botty');
-  await makeBotOf(s, botty.id, bob.id);
+  const botty = await makeBot(s, bob, 'Botty');
   const members = await db(s).selectFrom('user_groups').select('id').where('name', '=', 'role:members').executeTakeFirstOrThrow();
   await subscribe(s, 'design', { principals: [alice.id, bob.id, botty.id] });
   await subscribe(s, 'open', { principals: [alice.id, bob.id], can_remove_subscribers_group_id: members.id });

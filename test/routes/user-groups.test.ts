@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { setRealmSettings } from '../helpers/factories.ts';
 
 const ROLE_GUEST = 600;
 
@@ -109,7 +110,7 @@ test('members manage the groups they belong to, within the realm policy', async 
   await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { add: [alice.id] });
   await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { add: [bob.id] }, alice);
   await s.ok('POST', `/api/v1/user_groups/${group_id}/members`, { delete: [alice.id] });
-  await s.server.app.db.kysely.updateTable('realms').set({ settings: JSON.stringify({ user_group_edit_policy: 2 }) }).execute();
+  await setRealmSettings(s, { user_group_edit_policy: 2 });
   const res = await s.api('POST', `/api/v1/user_groups/${group_id}/members`, { add: [alice.id] }, { as: bob });
   assert.equal(res.status, 400);
   assert.equal(res.body.msg, 'Insufficient permission');

@@ -6,7 +6,8 @@ import { messageSnapshot, stopWordsSnapshot } from '../../../src/events/event-ty
 import { starredMessagesSnapshot, unreadSnapshot } from '../../../src/events/event-types/update_message_flags.ts';
 import { recentPrivateConversationsGroup } from '../../../src/events/event-types/message.ts';
 import type { SnapshotContext } from '../../../src/events/event-type.ts';
-import { dm, send } from '../../helpers/messages.ts';
+import { dm, send } from '../../helpers/factories.ts';
+import { setRealmSettings } from '../../helpers/factories.ts';
 
 test('snapshot groups: unread_msgs by stream topic, direct and group messages, mentions; starred; max_message_id; stop_words', async (t) => {
   const s = await startServer();
@@ -79,8 +80,7 @@ test('edit history can be hidden by the realm', async (t) => {
   t.after(() => s.close());
   const id = await send(s, 'general', 't', 'x');
   await s.ok('PATCH', `/api/v1/messages/${id}`, { content: 'y' });
-  const db = s.server.app.db.kysely;
-  await db.updateTable('realms').set({ settings: JSON.stringify({ allow_edit_history: false }) }).execute();
+  await setRealmSettings(s, { allow_edit_history: false });
   const r = await s.api('GET', `/api/v1/messages/${id}/history`);
   assert.equal(r.status, 400);
   assert.equal(r.body.msg, 'Message edit history is disabled in this organization');
