@@ -41,6 +41,26 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
   {
+    // Tests (docs/DEVELOPING.md, "Tests"): teardown is `t.after()` registered where the resource is
+    // made, and rows are written through test/helpers/factories.ts, never by hand in a test.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'node:test', importNames: ['after', 'afterEach', 'before', 'beforeEach'], message: 'Register teardown with t.after() where the resource is made.' }] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TryStatement[finalizer]', message: 'Teardown is t.after(() => ...) registered where the resource is made, not try/finally.' },
+        {
+          selector: 'CallExpression > MemberExpression.callee > Identifier.property[name=/^(insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+          message: 'Make test data with test/helpers/factories.ts (the API, or its one direct write for what the API cannot reach).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/helpers/factories.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
     // Tests read loosely typed JSON responses.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'web/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -17,6 +17,7 @@ test('direct reads are refused while a transaction holds the connection, and mat
   assert.throws(() => db.direct()!.get('delete from user_messages', []), /Not a select/);
   let inside: unknown = 'unset';
   await db.kysely.transaction().execute(async (tx) => {
+    // eslint-disable-next-line no-restricted-syntax -- the uncommitted write is what this test is about
     await tx.updateTable('users').set({ full_name: 'Uncommitted' }).where('id', '=', s.owner.id).execute();
     inside = db.direct();
   });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startServer } from '../helpers/server.ts';
 import { moveSqliteToPostgres } from '../../src/db/move.ts';
-import { createServer } from '../../src/app.ts';
+import { createServer, type Server } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 
@@ -32,26 +32,25 @@ test('move-to-postgres copies an organization from SQLite to PostgreSQL', { skip
   await admin.query(`create database ${name}`);
   const url = new URL(adminUrl!);
   url.pathname = `/${name}`;
-  try {
-    await checkMoved(dataDir, url.toString(), alice, sent.id);
-  } finally {
+  let moved: Server | undefined;
+  // One hook, as hooks run in the order they were registered: the moved server before its database.
+  t.after(async () => {
+    await moved?.close();
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
-  }
+  });
+  await checkMoved(dataDir, url.toString(), alice, sent.id, (server) => (moved = server));
 });
 
-async function checkMoved(dataDir: string, databaseUrl: string, alice: { email: string; apiKey: string }, sentId: number): Promise<void> {
+async function checkMoved(dataDir: string, databaseUrl: string, alice: { email: string; apiKey: string }, sentId: number, started: (server: Server) => void): Promise<void> {
   const report = await moveSqliteToPostgres(dataDir, databaseUrl);
   assert.equal(report.tables.find((x) => x.name === 'messages')?.rows, 1);
   assert.equal(report.tables.find((x) => x.name === 'users')?.rows, 2);
 
   const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir, 'database-url': databaseUrl }, { EXTERNAL_HOST: 'localhost' });
   const moved = await createServer(config, { log: createLogger('silent') });
-  try {
-    await checkServes(await moved.listen(), alice, sentId);
-  } finally {
-    await moved.close();
-  }
+  started(moved);
+  await checkServes(await moved.listen(), alice, sentId);
 }
 
 async function checkServes(base: string, alice: { email: string; apiKey: string }, sentId: number): Promise<void> {

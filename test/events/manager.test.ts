@@ -21,90 +21,81 @@ async function pollText(s: TestServer, as: Account, params: Record<string, unkno
 const sendDm = (s: TestServer, to: Account[], content: string, as?: Account, extra: Record<string, unknown> = {}) =>
   s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify(to.map((a) => a.id)), content, ...extra }, as);
 
-test('clients with the same options get the same bytes; other options, other bytes', async () => {
+test('clients with the same options get the same bytes; other options, other bytes', async (t) => {
   const s = await startServer();
-  try {
-    const bob = await s.createUser('Bob');
-    const html = { apply_markdown: true, client_external_avatar: false, event_types: ['message'] };
-    const a = await s.ok('POST', '/api/v1/register', html);
-    const b = await s.ok('POST', '/api/v1/register', html);
-    const raw = await s.ok('POST', '/api/v1/register', { apply_markdown: false, client_external_avatar: true, event_types: ['message'] });
-    const sender = await s.ok('POST', '/api/v1/register', html);
-    await sendDm(s, [bob], 'x < **y**', s.owner, { queue_id: sender.queue_id, local_id: '7.5' });
-    const text = async (reg: Record<string, any>) =>
-      (await pollText(s, s.owner, { queue_id: reg.queue_id, last_event_id: -1, dont_block: true })).replace(reg.queue_id as string, 'Q');
-    const [ta, tb, traw, tsender] = [await text(a), await text(b), await text(raw), await text(sender)];
-    // The answer is the JSON the route layer always gave: the envelope's fields in their order.
-    assert.equal(ta, JSON.stringify(JSON.parse(ta)));
-    assert.ok(ta.startsWith('{"result":"success","msg":"","events":[{"type":"message","message":{'), ta);
-    assert.ok(ta.endsWith(',"id":0}],"queue_id":"Q"}'), ta);
-    assert.equal(ta, tb);
-    const [ea, eraw, esender] = [ta, traw, tsender].map((t) => JSON.parse(t).events[0]);
-    assert.equal(ea.message.content, '<p>x &lt; <strong>y</strong></p>');
-    assert.match(ea.message.avatar_url, /^https:/);
-    assert.equal(eraw.message.content, 'x < **y**');
-    assert.equal(eraw.message.content_type, 'text/x-markdown');
-    assert.equal(eraw.message.avatar_url, null);
-    assert.notEqual(traw, ta);
-    // The sending queue's form differs only by its local_message_id.
-    assert.equal(esender.local_message_id, '7.5');
-    assert.equal('local_message_id' in ea, false);
-    const { local_message_id: _l, ...rest } = esender;
-    assert.deepEqual(rest, ea);
-    // Asking again for the same events gives the same bytes.
-    assert.equal(await text(a), ta);
-  } finally {
-    await s.close();
-  }
+  t.after(() => s.close());
+  const bob = await s.createUser('Bob');
+  const html = { apply_markdown: true, client_external_avatar: false, event_types: ['message'] };
+  const a = await s.ok('POST', '/api/v1/register', html);
+  const b = await s.ok('POST', '/api/v1/register', html);
+  const raw = await s.ok('POST', '/api/v1/register', { apply_markdown: false, client_external_avatar: true, event_types: ['message'] });
+  const sender = await s.ok('POST', '/api/v1/register', html);
+  await sendDm(s, [bob], 'x < **y**', s.owner, { queue_id: sender.queue_id, local_id: '7.5' });
+  const text = async (reg: Record<string, any>) =>
+    (await pollText(s, s.owner, { queue_id: reg.queue_id, last_event_id: -1, dont_block: true })).replace(reg.queue_id as string, 'Q');
+  const [ta, tb, traw, tsender] = [await text(a), await text(b), await text(raw), await text(sender)];
+  // The answer is the JSON the route layer always gave: the envelope's fields in their order.
+  assert.equal(ta, JSON.stringify(JSON.parse(ta)));
+  assert.ok(ta.startsWith('{"result":"success","msg":"","events":[{"type":"message","message":{'), ta);
+  assert.ok(ta.endsWith(',"id":0}],"queue_id":"Q"}'), ta);
+  assert.equal(ta, tb);
+  const [ea, eraw, esender] = [ta, traw, tsender].map((t) => JSON.parse(t).events[0]);
+  assert.equal(ea.message.content, '<p>x &lt; <strong>y</strong></p>');
+  assert.match(ea.message.avatar_url, /^https:/);
+  assert.equal(eraw.message.content, 'x < **y**');
+  assert.equal(eraw.message.content_type, 'text/x-markdown');
+  assert.equal(eraw.message.avatar_url, null);
+  assert.notEqual(traw, ta);
+  // The sending queue's form differs only by its local_message_id.
+  assert.equal(esender.local_message_id, '7.5');
+  assert.equal('local_message_id' in ea, false);
+  const { local_message_id: _l, ...rest } = esender;
+  assert.deepEqual(rest, ea);
+  // Asking again for the same events gives the same bytes.
+  assert.equal(await text(a), ta);
 });
 
-test('unknown parameters of a long-poll are still reported beside its events', async () => {
+test('unknown parameters of a long-poll are still reported beside its events', async (t) => {
   const s = await startServer();
-  try {
-    const reg = await s.ok('POST', '/api/v1/register', { event_types: ['message'] });
-    const body = JSON.parse(await pollText(s, s.owner, { queue_id: reg.queue_id, dont_block: true, bogus: 1 }));
-    assert.deepEqual(body, { result: 'success', msg: '', events: [], queue_id: reg.queue_id, ignored_parameters_unsupported: ['bogus'] });
-  } finally {
-    await s.close();
-  }
+  t.after(() => s.close());
+  const reg = await s.ok('POST', '/api/v1/register', { event_types: ['message'] });
+  const body = JSON.parse(await pollText(s, s.owner, { queue_id: reg.queue_id, dont_block: true, bogus: 1 }));
+  assert.deepEqual(body, { result: 'success', msg: '', events: [], queue_id: reg.queue_id, ignored_parameters_unsupported: ['bogus'] });
 });
 
-test('every queue gets every event, in the same order, whether polling or not', async () => {
+test('every queue gets every event, in the same order, whether polling or not', async (t) => {
   const s = await startServer();
-  try {
-    const bob = await s.createUser('Bob');
-    const regs = [
-      await s.ok('POST', '/api/v1/register', { apply_markdown: true, event_types: ['message'] }, bob),
-      await s.ok('POST', '/api/v1/register', { apply_markdown: false, event_types: ['message'] }, bob),
-      await s.ok('POST', '/api/v1/register', { apply_markdown: true, event_types: ['message'] }, bob),
-    ];
-    const n = 12;
-    // The first queue long-polls all along (acknowledging what it got); the others are read at the end.
-    const polled: Record<string, any>[] = [];
-    const polling = (async () => {
-      let last = -1;
-      while (polled.length < 2 * n) {
-        const { events } = await s.ok('GET', '/api/v1/events', { queue_id: regs[0]!.queue_id, last_event_id: last }, bob);
-        polled.push(...events);
-        last = events.at(-1)?.id ?? last;
-      }
-    })();
-    for (let i = 0; i < n; i++) await sendDm(s, [bob], `one by one ${i}`);
-    await Promise.all(Array.from({ length: n }, (_, i) => sendDm(s, [bob], `at once ${i}`)));
-    await polling;
-    const queued = [polled];
-    for (const reg of regs.slice(1)) queued.push((await s.ok('GET', '/api/v1/events', { queue_id: reg.queue_id, last_event_id: -1, dont_block: true }, bob)).events);
-    for (const events of queued) {
-      assert.deepEqual(events.map((e) => e.id), Array.from({ length: 2 * n }, (_, i) => i));
-      assert.deepEqual(events.slice(0, n).map((e) => e.message.content.replace(/<\/?p>/g, '')), Array.from({ length: n }, (_, i) => `one by one ${i}`));
+  t.after(() => s.close());
+  const bob = await s.createUser('Bob');
+  const regs = [
+    await s.ok('POST', '/api/v1/register', { apply_markdown: true, event_types: ['message'] }, bob),
+    await s.ok('POST', '/api/v1/register', { apply_markdown: false, event_types: ['message'] }, bob),
+    await s.ok('POST', '/api/v1/register', { apply_markdown: true, event_types: ['message'] }, bob),
+  ];
+  const n = 12;
+  // The first queue long-polls all along (acknowledging what it got); the others are read at the end.
+  const polled: Record<string, any>[] = [];
+  const polling = (async () => {
+    let last = -1;
+    while (polled.length < 2 * n) {
+      const { events } = await s.ok('GET', '/api/v1/events', { queue_id: regs[0]!.queue_id, last_event_id: last }, bob);
+      polled.push(...events);
+      last = events.at(-1)?.id ?? last;
     }
-    const order = (events: Record<string, any>[]) => events.map((e) => e.message.id as number);
-    assert.deepEqual(order(queued[1]!), order(queued[0]!));
-    assert.deepEqual(order(queued[2]!), order(queued[0]!));
-    assert.deepEqual(new Set(queued[0]!.slice(n).map((e) => e.message.content.replace(/<\/?p>/g, ''))), new Set(Array.from({ length: n }, (_, i) => `at once ${i}`)));
-  } finally {
-    await s.close();
+  })();
+  for (let i = 0; i < n; i++) await sendDm(s, [bob], `one by one ${i}`);
+  await Promise.all(Array.from({ length: n }, (_, i) => sendDm(s, [bob], `at once ${i}`)));
+  await polling;
+  const queued = [polled];
+  for (const reg of regs.slice(1)) queued.push((await s.ok('GET', '/api/v1/events', { queue_id: reg.queue_id, last_event_id: -1, dont_block: true }, bob)).events);
+  for (const events of queued) {
+    assert.deepEqual(events.map((e) => e.id), Array.from({ length: 2 * n }, (_, i) => i));
+    assert.deepEqual(events.slice(0, n).map((e) => e.message.content.replace(/<\/?p>/g, '')), Array.from({ length: n }, (_, i) => `one by one ${i}`));
   }
+  const order = (events: Record<string, any>[]) => events.map((e) => e.message.id as number);
+  assert.deepEqual(order(queued[1]!), order(queued[0]!));
+  assert.deepEqual(order(queued[2]!), order(queued[0]!));
+  assert.deepEqual(new Set(queued[0]!.slice(n).map((e) => e.message.content.replace(/<\/?p>/g, ''))), new Set(Array.from({ length: n }, (_, i) => `at once ${i}`)));
 });
 
 function client(over: Partial<ClientOptions>): Omit<ClientOptions, 'queueId'> {
@@ -112,41 +103,38 @@ function client(over: Partial<ClientOptions>): Omit<ClientOptions, 'queueId'> {
   return { userId: 1, realmId: 1, applyMarkdown: true, clientExternalAvatar: false, includeSubscribers: false, allPublicStreams: false, narrow: [], capabilities, ...over };
 }
 
-test('a published event is serialized once per client form, and each queue gets exactly its own JSON', () => {
+test('a published event is serialized once per client form, and each queue gets exactly its own JSON', (t) => {
   const manager = new QueueManager({ timeoutSeconds: 600, heartbeatSeconds: 600, log: createLogger('silent') });
-  try {
-    const queues: EventQueue[] = [
-      manager.create(client({}), null),
-      manager.create(client({}), null),
-      manager.create(client({ applyMarkdown: false }), null),
-      manager.create(client({}), null),
-    ];
-    let serialized = 0;
-    // A part of the message every form shares: counts how often a form is serialized.
-    const reactions = Object.assign([], { toJSON: () => (serialized++, []) });
-    const message = {
-      id: 5, type: 'private', content: '<p>hi</p>', content_type: 'text/html', avatar_url: 'https://a.example/x.png',
-      display_recipient: [{ id: 1 }], sender_id: 1, subject: '', reactions,
-    };
-    manager.publish({
-      type: 'message', message, flags: ['read'], raw_content: 'hi', sender_queue_id: queues[3]!.id, local_message_id: '1.5',
-      sender_avatar_external: false, realm_id: 1, public_stream: false,
-    } as never, [1]);
-    // An event that carries an `id` of its own keeps its place for the queue-local id.
-    manager.publish({ type: 'custom_thing', id: 99, value: 'v' } as never, [1]);
-    const texts = queues.map((q) => q.eventsJson(q.newerThan(-1)));
-    // Three forms: rendered, raw, and the sender's (with its local_message_id).
-    assert.equal(serialized, 3);
-    for (const [i, q] of queues.entries()) assert.equal(texts[i], JSON.stringify(q.newerThan(-1)));
-    serialized = 3;
-    assert.equal(texts[0], texts[1]);
-    assert.notEqual(texts[2], texts[0]);
-    assert.notEqual(texts[3], texts[0]);
-    assert.deepEqual(JSON.parse(texts[0]!)[1], { type: 'custom_thing', id: 1, value: 'v' });
-    // Answering again (a poll that did not acknowledge) serializes nothing again.
-    queues.map((q) => q.eventsJson(q.newerThan(-1)));
-    assert.equal(serialized, 3);
-  } finally {
-    manager.stop();
-  }
+  t.after(() => manager.stop());
+  const queues: EventQueue[] = [
+    manager.create(client({}), null),
+    manager.create(client({}), null),
+    manager.create(client({ applyMarkdown: false }), null),
+    manager.create(client({}), null),
+  ];
+  let serialized = 0;
+  // A part of the message every form shares: counts how often a form is serialized.
+  const reactions = Object.assign([], { toJSON: () => (serialized++, []) });
+  const message = {
+    id: 5, type: 'private', content: '<p>hi</p>', content_type: 'text/html', avatar_url: 'https://a.example/x.png',
+    display_recipient: [{ id: 1 }], sender_id: 1, subject: '', reactions,
+  };
+  manager.publish({
+    type: 'message', message, flags: ['read'], raw_content: 'hi', sender_queue_id: queues[3]!.id, local_message_id: '1.5',
+    sender_avatar_external: false, realm_id: 1, public_stream: false,
+  } as never, [1]);
+  // An event that carries an `id` of its own keeps its place for the queue-local id.
+  manager.publish({ type: 'custom_thing', id: 99, value: 'v' } as never, [1]);
+  const texts = queues.map((q) => q.eventsJson(q.newerThan(-1)));
+  // Three forms: rendered, raw, and the sender's (with its local_message_id).
+  assert.equal(serialized, 3);
+  for (const [i, q] of queues.entries()) assert.equal(texts[i], JSON.stringify(q.newerThan(-1)));
+  serialized = 3;
+  assert.equal(texts[0], texts[1]);
+  assert.notEqual(texts[2], texts[0]);
+  assert.notEqual(texts[3], texts[0]);
+  assert.deepEqual(JSON.parse(texts[0]!)[1], { type: 'custom_thing', id: 1, value: 'v' });
+  // Answering again (a poll that did not acknowledge) serializes nothing again.
+  queues.map((q) => q.eventsJson(q.newerThan(-1)));
+  assert.equal(serialized, 3);
 });

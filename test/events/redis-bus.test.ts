@@ -11,6 +11,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisReachable(): Promise<boolean> {
   const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // eslint-disable-next-line no-restricted-syntax -- a probe's own connection, closed before it answers: not a test's teardown
   try {
     await r.connect();
     await r.ping();
@@ -30,56 +31,55 @@ test('a message sent through one process reaches a client polling another, and p
   const prefix = `parley-test-${randomBytes(4).toString('hex')}`;
   const s = await startServer({ env: { REDIS_URL, REDIS_PREFIX: prefix } });
   const other = await createServer(s.config, { log: createLogger('silent') });
-  try {
-    const url = await other.listen();
-    const bob = await s.createUser('Bob');
-    const auth = 'Basic ' + Buffer.from(`${bob.email}:${bob.apiKey}`).toString('base64');
-    const call = async (method: string, path: string, params: Record<string, unknown>) => {
-      const qs = encodeParams(params).toString();
-      const res = await fetch(`${url}/api/v1${path}${method === 'GET' ? `?${qs}` : ''}`, {
-        method,
-        headers: { host: 'localhost', authorization: auth, ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
-        body: method === 'GET' ? undefined : qs,
-      });
-      return (await res.json()) as Record<string, any>;
-    };
-    const reg = await call('POST', '/register', { event_types: ['message'] });
-    const waiting = call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
-    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'across processes' });
-    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'in order' });
-    // Delivery through Redis is asynchronous: keep polling until both messages are in.
-    const got = (await waiting).events as { id: number; message: { content: string } }[];
-    while (got.length < 2) {
-      got.push(...((await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: got.at(-1)!.id })).events as typeof got));
-    }
-    assert.deepEqual(got.map((e) => [e.id, e.message.content]), [
-      [0, 'across processes'],
-      [1, 'in order'],
-    ]);
-    // The queue lives in the second process; a poll that reaches the first one is forwarded.
-    const viaFirst = s.ok('GET', '/api/v1/events', { queue_id: reg.queue_id, last_event_id: 1 }, bob);
-    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'forwarded' });
-    assert.deepEqual((await viaFirst).events.map((e: { id: number; message: { content: string } }) => [e.id, e.message.content]), [[2, 'forwarded']]);
-    await s.ok('DELETE', '/api/v1/events', { queue_id: reg.queue_id }, bob);
-    const gone = await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
-    assert.equal(gone.code, 'BAD_EVENT_QUEUE_ID');
-
-    // When the owner process stops, its clients' polls through the other process get
-    // BAD_EVENT_QUEUE_ID, and they can register again there.
-    const reg2 = await call('POST', '/register', { event_types: ['message'] });
-    await other.close();
-    const orphan = await s.api('GET', '/api/v1/events', { queue_id: reg2.queue_id, last_event_id: -1 }, { as: bob });
-    assert.equal(orphan.status, 400);
-    assert.equal(orphan.body.code, 'BAD_EVENT_QUEUE_ID');
-    const again = await s.ok('POST', '/api/v1/register', { event_types: ['message'] }, bob);
-    await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'after failover' });
-    const after = await s.ok('GET', '/api/v1/events', { queue_id: again.queue_id, last_event_id: -1 }, bob);
-    assert.equal(after.events[0].message.content, 'after failover');
-  } finally {
+  t.after(async () => {
     await other.close().catch(() => undefined);
     await s.close();
     const r = new Redis(REDIS_URL);
     await r.del(`${prefix}:events`);
     r.disconnect();
+  });
+  const url = await other.listen();
+  const bob = await s.createUser('Bob');
+  const auth = 'Basic ' + Buffer.from(`${bob.email}:${bob.apiKey}`).toString('base64');
+  const call = async (method: string, path: string, params: Record<string, unknown>) => {
+    const qs = encodeParams(params).toString();
+    const res = await fetch(`${url}/api/v1${path}${method === 'GET' ? `?${qs}` : ''}`, {
+      method,
+      headers: { host: 'localhost', authorization: auth, ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+      body: method === 'GET' ? undefined : qs,
+    });
+    return (await res.json()) as Record<string, any>;
+  };
+  const reg = await call('POST', '/register', { event_types: ['message'] });
+  const waiting = call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
+  await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'across processes' });
+  await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'in order' });
+  // Delivery through Redis is asynchronous: keep polling until both messages are in.
+  const got = (await waiting).events as { id: number; message: { content: string } }[];
+  while (got.length < 2) {
+    got.push(...((await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: got.at(-1)!.id })).events as typeof got));
   }
+  assert.deepEqual(got.map((e) => [e.id, e.message.content]), [
+    [0, 'across processes'],
+    [1, 'in order'],
+  ]);
+  // The queue lives in the second process; a poll that reaches the first one is forwarded.
+  const viaFirst = s.ok('GET', '/api/v1/events', { queue_id: reg.queue_id, last_event_id: 1 }, bob);
+  await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'forwarded' });
+  assert.deepEqual((await viaFirst).events.map((e: { id: number; message: { content: string } }) => [e.id, e.message.content]), [[2, 'forwarded']]);
+  await s.ok('DELETE', '/api/v1/events', { queue_id: reg.queue_id }, bob);
+  const gone = await call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });
+  assert.equal(gone.code, 'BAD_EVENT_QUEUE_ID');
+
+  // When the owner process stops, its clients' polls through the other process get
+  // BAD_EVENT_QUEUE_ID, and they can register again there.
+  const reg2 = await call('POST', '/register', { event_types: ['message'] });
+  await other.close();
+  const orphan = await s.api('GET', '/api/v1/events', { queue_id: reg2.queue_id, last_event_id: -1 }, { as: bob });
+  assert.equal(orphan.status, 400);
+  assert.equal(orphan.body.code, 'BAD_EVENT_QUEUE_ID');
+  const again = await s.ok('POST', '/api/v1/register', { event_types: ['message'] }, bob);
+  await s.ok('POST', '/api/v1/messages', { type: 'private', to: JSON.stringify([bob.id]), content: 'after failover' });
+  const after = await s.ok('GET', '/api/v1/events', { queue_id: again.queue_id, last_event_id: -1 }, bob);
+  assert.equal(after.events[0].message.content, 'after failover');
 });

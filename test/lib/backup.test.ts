@@ -91,17 +91,19 @@ test('a backup taken while messages are being sent restores every message acknow
 
   // Restore into a data directory that does not exist yet (and a new PostgreSQL database).
   const target = adminUrl ? await temporaryPostgres(adminUrl) : null;
-  if (target) t.after(() => target.drop());
+  let restored: TestServer | undefined = undefined;
+  // One hook, as hooks run in the order they were registered: the server before its database.
+  t.after(async () => {
+    await restored?.close({ keepData: true });
+    await target?.drop();
+  });
   const restoredDir = path.join(dir, 'restored');
   const { stdout } = await parley(['restore', '--from', out], restoredDir, target?.url ?? null);
   assert.match(stdout, /Restored the .* and 1 uploaded files/);
 
   const r = await startServer({ dataDir: restoredDir, databaseUrl: target?.url ?? null });
-  try {
-    await checkRestored(r, acked, before, uri, bytes);
-  } finally {
-    await r.close({ keepData: true });
-  }
+  restored = r;
+  await checkRestored(r, acked, before, uri, bytes);
 });
 
 async function checkRestored(r: TestServer, acked: { id: number; content: string }[], before: number, uri: string, bytes: Buffer): Promise<void> {
