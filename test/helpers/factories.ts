@@ -8,12 +8,9 @@ import { ROLE } from '../../src/lib/permissions.ts';
 import { checkResponse } from './openapi.ts';
 import type { Account, Params, TestServer } from './server.ts';
 
-// People.
+// People: members and other roles are made by `s.createUser(name, { role })` (helpers/server.ts).
 
-/** A member (or another role) with a password and an API key. */
-export const makeUser = (s: TestServer, name: string, role?: number): Promise<Account> => s.createUser(name, role === undefined ? {} : { role });
-
-export const makeGuest = (s: TestServer, name: string): Promise<Account> => makeUser(s, name, ROLE.GUEST);
+export const makeGuest = (s: TestServer, name: string): Promise<Account> => s.createUser(name, { role: ROLE.GUEST });
 
 /** A bot owned by `owner` (a generic bot unless `botType` says otherwise), created by its owner. */
 export async function makeBot(s: TestServer, owner: Account, name: string, botType = 1): Promise<Account> {
@@ -28,15 +25,6 @@ export async function makeBot(s: TestServer, owner: Account, name: string, botTy
 /** Subscribes `as` (the owner unless told) to streams, creating those that do not exist. */
 export async function subscribe(s: TestServer, names: string[], as?: Account, opts: Params = {}): Promise<void> {
   await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: names.map((name) => ({ name })), ...opts }, as);
-}
-
-/** A stream created by `as` (the owner unless told) with `subscribers` beside them; its ID. */
-export async function makeStream(s: TestServer, name: string, opts: { subscribers?: Account[]; as?: Account } & Params = {}): Promise<number> {
-  const { subscribers = [], as = s.owner, ...params } = opts;
-  const principals = [as, ...subscribers].map((a) => a.id);
-  await subscribe(s, [name], as, { ...params, principals });
-  const { stream_id } = await s.ok('GET', '/api/v1/get_stream_id', { stream: name }, as);
-  return stream_id as number;
 }
 
 /** Sends a stream message; its ID. */
@@ -123,8 +111,6 @@ async function writeDirectly<T extends keyof Database>(s: TestServer, table: T, 
   for (const [column, value] of Object.entries(where)) q = q.where(column as any, '=', value as any);
   await q.execute();
 }
-
-export const now = (): number => Math.floor(Date.now() / 1000);
 
 /**
  * Sets a time column (UTC seconds) of the rows matching `where` to `time`, or to `time(old)`:

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type Account, type TestServer } from '../helpers/server.ts';
 import { db, eventsOf, sorted, streamId } from '../helpers/subscriptions.ts';
-import { makeBot, setRealmSettings } from '../helpers/factories.ts';
+import { makeBot, makeGuest, setRealmSettings } from '../helpers/factories.ts';
 
 const SUBS = '/api/v1/users/me/subscriptions';
 
@@ -19,7 +19,7 @@ async function cast(s: TestServer): Promise<Cast> {
     alice: await s.createUser('Alice'),
     bob: await s.createUser('Bob'),
     adam: await s.createUser('Adam', { role: 200 }),
-    gina: await s.createUser('Gina', { role: 600 }),
+    gina: await makeGuest(s, 'Gina'),
   };
 }
 
