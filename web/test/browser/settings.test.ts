@@ -172,6 +172,21 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await env.server.ok('POST', '/api/v1/fetch_api_key', { username: bobAccount.email, password: bobAccount.password! });
   });
 
+  test('a users profile field takes people from a menu of the others and lets them go', async () => {
+    await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Mentors', field_type: 6, hint: '' });
+    await open(bob, '#settings/profile');
+    const menu = bob.page.getByRole('combobox', { name: 'Mentors' });
+    await menu.selectOption({ label: 'Ada' });
+    const remove = bob.page.getByRole('button', { name: 'Remove Ada from Mentors' });
+    await remove.waitFor();
+    // Chosen people leave the menu, which goes back to its placeholder.
+    assert.equal(await menu.locator('option', { hasText: 'Ada' }).count(), 0);
+    assert.equal(await menu.inputValue(), '');
+    await remove.click();
+    await remove.waitFor({ state: 'detached' });
+    await menu.locator('option', { hasText: 'Ada' }).waitFor({ state: 'attached' });
+  });
+
   test('an administrator adds a custom emoji with a preview, and tests a linkifier before adding it', async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     await open(ada, '#organization/emoji');

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, Select, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
+import { ErrorText, PersonSelect, Section, Select, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
 
 const POST_POLICIES: [number, string][] = [
   [1, 'Everyone'],
@@ -170,7 +170,6 @@ function Subscribers({ stream: s }: { stream: StreamRow }) {
   useEffect(() => {
     void save.run(reload);
   }, [s.stream_id, version]);
-  const others = store.users.active.value.filter((u) => !members?.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
     <div class="setting">
       <h4>Subscribers{members ? ` (${members.length})` : ''}</h4>
@@ -185,22 +184,7 @@ function Subscribers({ stream: s }: { stream: StreamRow }) {
         ))}
       </ul>
       <label for={id}>Subscribe someone</label>{' '}
-      <select
-        id={id}
-        value=""
-        onChange={(e) => {
-          const u = Number(e.currentTarget.value);
-          e.currentTarget.value = '';
-          if (u) void save.run(async () => (await settingsApi().subscribe(s.name, [u]), await reload()));
-        }}
-      >
-        <option value="">Choose a person…</option>
-        {others.map((u) => (
-          <option key={u.user_id} value={u.user_id}>
-            {u.full_name}
-          </option>
-        ))}
-      </select>
+      <PersonSelect id={id} placeholder="Choose a person…" exclude={members ?? []} onChoose={(u) => void save.run(async () => (await settingsApi().subscribe(s.name, [u]), await reload()))} />
       <ErrorText id={`${id}-e`} error={save.error} />
     </div>
   );

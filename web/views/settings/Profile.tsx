@@ -2,7 +2,7 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
-import { ErrorText, ImageSetting, Section, Select, TextSetting, Toggle, useSave } from './fields.tsx';
+import { ErrorText, ImageSetting, PersonSelect, Section, Select, TextSetting, Toggle, useSave } from './fields.tsx';
 import { Avatar, localImage } from '../Header.tsx';
 import { isAdmin } from './route.ts';
 import type { ProfileField, RealmEmoji } from '../../store/settings-admin.ts';
@@ -94,7 +94,6 @@ function UserFieldInput({ field, label, value, locked }: { field: ProfileField; 
   } catch {
     ids = [];
   }
-  const others = store.users.active.value.filter((u) => !u.is_bot && !ids.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
     <div class="setting">
       <label for={id}>{label}</label>
@@ -108,23 +107,7 @@ function UserFieldInput({ field, label, value, locked }: { field: ProfileField; 
           </li>
         ))}
       </ul>
-      <select
-        id={id}
-        disabled={locked}
-        value=""
-        onChange={(e) => {
-          const u = Number(e.currentTarget.value);
-          e.currentTarget.value = '';
-          if (u) void save.run(() => saveField(field, [...ids, u]));
-        }}
-      >
-        <option value="">Add a person…</option>
-        {others.map((u) => (
-          <option key={u.user_id} value={u.user_id}>
-            {u.full_name}
-          </option>
-        ))}
-      </select>
+      <PersonSelect id={id} placeholder="Add a person…" exclude={ids} bots={false} disabled={locked} onChoose={(u) => void save.run(() => saveField(field, [...ids, u]))} />
       <ErrorText id={`${id}-e`} error={save.error} />
     </div>
   );

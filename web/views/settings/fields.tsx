@@ -119,6 +119,33 @@ export function Select({ label, value, options, onSave, disabled }: { label: str
   );
 }
 
+/**
+ * A menu of the organization's active people, by name, less `exclude` (and bots unless `bots`):
+ * choosing one calls `onChoose` and the menu shows its placeholder again.
+ */
+export function PersonSelect({ id, placeholder, exclude, bots = true, disabled, onChoose }: { id: string; placeholder: string; exclude: readonly number[]; bots?: boolean; disabled?: boolean; onChoose: (userId: number) => void }) {
+  const people = store.users.active.value.filter((u) => (bots || !u.is_bot) && !exclude.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  return (
+    <select
+      id={id}
+      disabled={disabled}
+      value=""
+      onChange={(e) => {
+        const u = Number(e.currentTarget.value);
+        e.currentTarget.value = '';
+        if (u) onChoose(u);
+      }}
+    >
+      <option value="">{placeholder}</option>
+      {people.map((u) => (
+        <option key={u.user_id} value={u.user_id}>
+          {u.full_name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** A text value with its own Save button (saved on Enter too). */
 export function TextSetting({
   label,
