@@ -37,22 +37,24 @@ export function streamName(i: number): string {
   return round === 0 ? `${area} ${kind}` : `${area} ${kind} ${round + 1}`;
 }
 
-// A vocabulary with a Zipf-like use: a few words are common, most are rare (as in bench/messages.ts).
+// A vocabulary with a Zipf-like use: a few words are common, most are rare (bench/messages.ts
+// searches the made-up words).
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vi', 'so', 'pe', 'da', 'fu', 'ge', 'hi', 'jo', 'be', 'zo'];
 const COMMON = ['the', 'we', 'it', 'is', 'to', 'and', 'a', 'for', 'this', 'that', 'on', 'in', 'deploy', 'build', 'review', 'test', 'fix', 'today', 'tomorrow', 'cache', 'release', 'meeting', 'bug', 'server', 'client', 'thanks', 'yes', 'maybe', 'think', 'should'];
-export const VOCAB = [
-  ...COMMON,
-  ...Array.from({ length: 5000 }, (_, i) => {
-    let w = '';
-    let n = i + 17;
-    do {
-      w += SYLLABLES[n % SYLLABLES.length];
-      n = Math.floor(n / SYLLABLES.length);
-    } while (n > 0);
-    return w;
-  }),
-];
-const word = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.pow(rand(), 2.5) * VOCAB.length))]!;
+/** 5,000 words made of syllables, the most used first. */
+export const MADE_UP_WORDS = Array.from({ length: 5000 }, (_, i) => {
+  let w = '';
+  let n = i + 17;
+  do {
+    w += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  } while (n > 0);
+  return w;
+});
+export const VOCAB = [...COMMON, ...MADE_UP_WORDS];
+/** A word of `words` drawn with a Zipf-like skew toward its start. */
+export const zipfWord = (words: readonly string[], random: () => number = rand): string => words[Math.min(words.length - 1, Math.floor(Math.pow(random(), 2.5) * words.length))]!;
+const word = () => zipfWord(VOCAB);
 
 /** A plain sentence of words; its Markdown is one paragraph of the same text. */
 export function plainText(): string {

@@ -14,6 +14,7 @@ import { checkCreateRealm } from '../src/actions/realms.ts';
 import { createLogger } from '../src/log.ts';
 import { BENCH_RATE_LIMITS } from './_limits.ts';
 import { registerSqliteFunctions } from '../src/db/database.ts';
+import { MADE_UP_WORDS, seeded, zipfWord } from './_org-data.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -26,29 +27,12 @@ const TOPICS_PER_STREAM = 50;
 const REQUESTS = num('requests', 200);
 const MOVE_TOPIC_SIZE = 1000;
 
-// Deterministic pseudo-random numbers (mulberry32), so runs are comparable.
-let seed = 42;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// Deterministic pseudo-random numbers, so runs are comparable; the searched words are the standard
+// organization's made-up ones (its English words are left out, so figures stay comparable).
+const rand = seeded(42);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-
-// A vocabulary with a Zipf-like distribution: a few words are common, most are rare.
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vi', 'so', 'pe', 'da', 'fu', 'ge', 'hi', 'jo', 'be', 'zo'];
-const VOCAB = Array.from({ length: 5000 }, (_, i) => {
-  let w = '';
-  let n = i + 17;
-  do {
-    w += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  } while (n > 0);
-  return w;
-});
-const zipfWord = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.pow(rand(), 2.5) * VOCAB.length))]!;
-const sentence = (n: number) => Array.from({ length: n }, zipfWord).join(' ');
+const VOCAB = MADE_UP_WORDS;
+const sentence = (n: number) => Array.from({ length: n }, () => zipfWord(VOCAB, rand)).join(' ');
 
 const dataDir = args.get('data-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
 const config = loadConfig({ host: '127.0.0.1', port: '0', 'data-dir': dataDir }, { ...BENCH_RATE_LIMITS, EXTERNAL_HOST: 'localhost' });
