@@ -9,8 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, browserSkipReason, logIn, openSettings, setUp, until, type Env, type Person } from './harness.ts';
-import type { Account } from '../../../test/helpers/server.ts';
+import { axeViolations, browserSkipReason, openSettings, setUp, twoPeople, until, type Env, type Person } from './harness.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# browser tests skipped: ${skip}`);
@@ -48,24 +47,27 @@ async function shots(page: Page, name: string): Promise<void> {
 
 describe('avatars and the organization icon', { skip: skip ?? false }, () => {
   let env: Env;
-  let adaAccount: Account;
-  let bobAccount: Account;
   let ada: Person;
   let bob: Person;
   let photo: Buffer;
 
   before(async () => {
     env = await setUp();
-    adaAccount = await env.server.createUser('Ada', { role: 200 });
-    bobAccount = await env.server.createUser('Bob');
-    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [adaAccount.email, bobAccount.email] });
-    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'Hello from Bob' }, bobAccount);
-    // Ada's user list shows avatars ("With avatar and status").
-    await env.server.ok('PATCH', '/api/v1/settings', { user_list_style: 3 }, adaAccount);
+    ({
+      people: [ada, bob],
+    } = await twoPeople(env, {
+      names: ['Ada', 'Bob'],
+      roles: [200, undefined],
+      streams: ['general'],
+      beforeLogIn: async (adaAccount, bobAccount) => {
+        await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'Hello from Bob' }, bobAccount);
+        // Ada's user list shows avatars ("With avatar and status").
+        await env.server.ok('PATCH', '/api/v1/settings', { user_list_style: 3 }, adaAccount);
+      },
+    }));
     // A wide picture with a circle in it: the stored avatar is its centre, cropped square.
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="600" height="400" fill="#2a7ab0"/><circle cx="300" cy="200" r="150" fill="#f4c542"/></svg>';
     photo = await sharp(Buffer.from(svg)).jpeg().toBuffer();
-    [ada, bob] = await Promise.all([logIn(env, adaAccount.email, adaAccount.password!), logIn(env, bobAccount.email, bobAccount.password!)]);
   });
 
   after(async () => {

@@ -4,7 +4,7 @@
 // Elements are found by role and accessible name only.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -20,12 +20,7 @@ describe('the web client', { skip: skip ?? false }, () => {
 
   before(async () => {
     env = await setUp();
-    aliceAccount = await env.server.createUser('Alice');
-    bobAccount = await env.server.createUser('Bob');
-    await env.server.ok('POST', '/api/v1/users/me/subscriptions', {
-      subscriptions: [{ name: 'general' }, { name: 'design' }],
-      principals: [aliceAccount.email, bobAccount.email, env.server.owner.email],
-    });
+    [aliceAccount, bobAccount] = await twoAccounts(env, { names: ['Alice', 'Bob'], streams: ['general', 'design'], withOwner: true });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Welcome to design' });
     // Members may delete their own messages here (the default leaves it to administrators).
     await env.server.ok('PATCH', '/api/v1/realm', { delete_own_message_policy: 5 });
@@ -36,13 +31,7 @@ describe('the web client', { skip: skip ?? false }, () => {
   });
 
   // On a failure, screenshots of both people's pages help to see why.
-  afterEach(async (t) => {
-    if (!process.env.PARLEY_BROWSER_SHOTS) return;
-    const dir = process.env.PARLEY_BROWSER_SHOTS;
-    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-    await alice?.page.screenshot({ path: `${dir}/${name}-alice.png` }).catch(() => undefined);
-    await bob?.page.screenshot({ path: `${dir}/${name}-bob.png` }).catch(() => undefined);
-  });
+  afterEach((t) => shotsAfterTest(t.name, { alice: alice?.page, bob: bob?.page }));
 
   test('the login page refuses a wrong password, has no serious axe violation, and logs in', async () => {
     const context = await newContext(env);

@@ -6,7 +6,7 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, shotsAfterTest, twoPeople, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -37,30 +37,27 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
 
   before(async () => {
     env = await setUp();
-    aliceAccount = await env.server.createUser('Alice');
-    bobAccount = await env.server.createUser('Bob');
-    await env.server.ok('POST', '/api/v1/users/me/subscriptions', {
-      subscriptions: [{ name: 'general' }, { name: 'design' }],
-      principals: [aliceAccount.email, bobAccount.email, env.server.owner.email],
-    });
-    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Welcome to design' });
-    designId = ((await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' })) as { stream_id: number }).stream_id;
-    // Neither lands on a message list, which would read the welcome message.
-    alice = await logIn(env, aliceAccount.email, pw('Alice'), undefined, '#recent');
-    bob = await logIn(env, bobAccount.email, pw('Bob'), undefined, '#inbox');
+    ({
+      accounts: [aliceAccount, bobAccount],
+      people: [alice, bob],
+    } = await twoPeople(env, {
+      names: ['Alice', 'Bob'],
+      streams: ['general', 'design'],
+      withOwner: true,
+      beforeLogIn: async () => {
+        await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Welcome to design' });
+        designId = ((await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' })) as { stream_id: number }).stream_id;
+      },
+      // Neither lands on a message list, which would read the welcome message.
+      hashes: ['#recent', '#inbox'],
+    }));
   });
 
   after(async () => {
     await env?.close();
   });
 
-  afterEach(async (t) => {
-    const dir = process.env.PARLEY_BROWSER_SHOTS;
-    if (!dir) return;
-    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-    await alice?.page.screenshot({ path: `${dir}/${name}-alice.png` }).catch(() => undefined);
-    await bob?.page.screenshot({ path: `${dir}/${name}-bob.png` }).catch(() => undefined);
-  });
+  afterEach((t) => shotsAfterTest(t.name, { alice: alice?.page, bob: bob?.page }));
 
   test("Bob's Inbox gains a row live when Alice writes; opening it reads it and the row leaves", async () => {
     await open(bob.page, 'Inbox');

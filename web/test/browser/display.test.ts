@@ -5,7 +5,7 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, shotsAfterTest, twoPeople, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -35,17 +35,20 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
 
   before(async () => {
     env = await setUp();
-    aliceAccount = await env.server.createUser('Alice');
-    bobAccount = await env.server.createUser('Bob');
-    carolAccount = await env.server.createUser('Carol');
-    await env.server.ok('POST', '/api/v1/users/me/subscriptions', {
-      subscriptions: [{ name: 'general' }, { name: 'design' }],
-      principals: [aliceAccount.email, bobAccount.email, carolAccount.email],
-    });
-    designId = (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' })).stream_id as number;
-    for (let i = 1; i <= 4; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: `Logo idea ${i} :smile:` }, bobAccount);
-    await env.server.ok('POST', '/api/v1/users/me/status', { status_text: 'On a train' }, bobAccount);
-    [alice, bob] = await Promise.all([logIn(env, aliceAccount.email, aliceAccount.password!), logIn(env, bobAccount.email, bobAccount.password!)]);
+    ({
+      accounts: [aliceAccount, bobAccount],
+      people: [alice, bob],
+    } = await twoPeople(env, {
+      names: ['Alice', 'Bob'],
+      streams: ['general', 'design'],
+      beforeLogIn: async (_, bobAccount) => {
+        carolAccount = await env.server.createUser('Carol');
+        await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }, { name: 'design' }], principals: [carolAccount.email] });
+        designId = (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' })).stream_id as number;
+        for (let i = 1; i <= 4; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: `Logo idea ${i} :smile:` }, bobAccount);
+        await env.server.ok('POST', '/api/v1/users/me/status', { status_text: 'On a train' }, bobAccount);
+      },
+    }));
     tab2 = await alice.context.newPage();
     // Wide enough that the full-width setting shows.
     await tab2.setViewportSize({ width: 1800, height: 900 });
@@ -57,13 +60,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await env?.close();
   });
 
-  afterEach(async (t) => {
-    if (!process.env.PARLEY_BROWSER_SHOTS) return;
-    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-    await alice?.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/${name}-alice.png` }).catch(() => undefined);
-    await tab2?.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/${name}-alice-tab2.png` }).catch(() => undefined);
-    await bob?.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/${name}-bob.png` }).catch(() => undefined);
-  });
+  afterEach((t) => shotsAfterTest(t.name, { alice: alice?.page, 'alice-tab2': tab2, bob: bob?.page }));
 
   const preferences = async () => {
     await alice.page.evaluate(() => (location.hash = '#settings/preferences'));

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { startServer, type StartOptions, type TestServer } from '../../../test/helpers/server.ts';
+import { startServer, type Account, type StartOptions, type TestServer } from '../../../test/helpers/server.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -134,6 +134,45 @@ export async function logIn(env: Env, email: string, password: string, viewport 
   // On a phone the sidebar is a closed drawer: present, not visible.
   await page.getByRole('navigation', { name: 'Streams', includeHidden: true }).waitFor({ state: 'attached' });
   return { context, page };
+}
+
+export interface TwoPeopleOptions {
+  /** Their full names; `roles` gives a role number to either (members otherwise). */
+  names: [string, string];
+  roles?: [number | undefined, number | undefined];
+  /** Streams both are subscribed to, with the organization's owner too if `withOwner`. */
+  streams: string[];
+  withOwner?: boolean;
+  /** Runs once the accounts exist, before they log in (what the first load should show). */
+  beforeLogIn?: (a: Account, b: Account) => Promise<unknown>;
+  /** Where each lands (logIn's `hash`). */
+  hashes?: [string, string];
+}
+
+/** Two new accounts subscribed to the same streams, each logged in in their own browser context. */
+export async function twoPeople(env: Env, o: TwoPeopleOptions): Promise<{ accounts: [Account, Account]; people: [Person, Person] }> {
+  const accounts = await twoAccounts(env, o);
+  await o.beforeLogIn?.(...accounts);
+  const hashes = o.hashes ?? ['#feed', '#feed'];
+  const people = await Promise.all([logIn(env, accounts[0].email, accounts[0].password!, undefined, hashes[0]), logIn(env, accounts[1].email, accounts[1].password!, undefined, hashes[1])]);
+  return { accounts, people };
+}
+
+/** twoPeople's accounts and subscriptions, for a test that logs them in itself. */
+export async function twoAccounts(env: Env, o: Pick<TwoPeopleOptions, 'names' | 'roles' | 'streams' | 'withOwner'>): Promise<[Account, Account]> {
+  const a = await env.server.createUser(o.names[0], o.roles?.[0] === undefined ? undefined : { role: o.roles[0] });
+  const b = await env.server.createUser(o.names[1], o.roles?.[1] === undefined ? undefined : { role: o.roles[1] });
+  const principals = o.withOwner ? [a.email, b.email, env.server.owner.email] : [a.email, b.email];
+  await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: o.streams.map((name) => ({ name })), principals });
+  return [a, b];
+}
+
+/** With PARLEY_BROWSER_SHOTS=<dir>, saves each named page as `<test name>-<key>.png` (an afterEach: shows a failure). */
+export async function shotsAfterTest(testName: string, pages: Record<string, Page | undefined>): Promise<void> {
+  const dir = process.env.PARLEY_BROWSER_SHOTS;
+  if (!dir) return;
+  const name = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+  for (const [who, page] of Object.entries(pages)) await page?.screenshot({ path: `${dir}/${name}-${who}.png` }).catch(() => undefined);
 }
 
 const require = createRequire(import.meta.url);

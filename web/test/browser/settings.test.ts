@@ -6,7 +6,7 @@
 // value shows the server's message and changes nothing; axe-core finds no serious or critical violation on any section. Found by role and name only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, setUp, twoPeople, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -26,18 +26,21 @@ const ORGANIZATION = ['profile', 'settings', 'users', 'streams', 'emoji', 'linki
 
 describe('settings and administration', { skip: skip ?? false }, () => {
   let env: Env;
-  let adaAccount: Account;
   let bobAccount: Account;
   let ada: Person;
   let bob: Person;
 
   before(async () => {
     env = await setUp();
-    adaAccount = await env.server.createUser('Ada', { role: 200 });
-    bobAccount = await env.server.createUser('Bob');
-    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }], principals: [adaAccount.email, bobAccount.email] });
-    await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Team', field_type: 1, hint: '' });
-    [ada, bob] = await Promise.all([logIn(env, adaAccount.email, adaAccount.password!), logIn(env, bobAccount.email, bobAccount.password!)]);
+    ({
+      accounts: [, bobAccount],
+      people: [ada, bob],
+    } = await twoPeople(env, {
+      names: ['Ada', 'Bob'],
+      roles: [200, undefined],
+      streams: ['general'],
+      beforeLogIn: () => env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Team', field_type: 1, hint: '' }),
+    }));
   });
 
   after(async () => {

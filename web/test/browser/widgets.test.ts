@@ -4,7 +4,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { axeViolations, browserSkipReason, logIn, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, shotsAfterTest, twoPeople, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -70,26 +70,17 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
 
   before(async () => {
     env = await setUp();
-    aliceAccount = await env.server.createUser('Alice');
-    bobAccount = await env.server.createUser('Bob');
-    await env.server.ok('POST', '/api/v1/users/me/subscriptions', {
-      subscriptions: [{ name: 'general' }],
-      principals: [aliceAccount.email, bobAccount.email, env.server.owner.email],
-    });
-    alice = await logIn(env, aliceAccount.email, aliceAccount.password!);
-    bob = await logIn(env, bobAccount.email, bobAccount.password!);
+    ({
+      accounts: [aliceAccount, bobAccount],
+      people: [alice, bob],
+    } = await twoPeople(env, { names: ['Alice', 'Bob'], streams: ['general'], withOwner: true }));
   });
 
   after(async () => {
     await env?.close();
   });
 
-  afterEach(async (t) => {
-    if (!process.env.PARLEY_BROWSER_SHOTS) return;
-    const name = t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-    await alice?.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/${name}-alice.png` }).catch(() => undefined);
-    await bob?.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/${name}-bob.png` }).catch(() => undefined);
-  });
+  afterEach((t) => shotsAfterTest(t.name, { alice: alice?.page, bob: bob?.page }));
 
   /** axe on the page with compose closed (its suggestion attributes are another area's). */
   const axe = async (page: Page) => {
