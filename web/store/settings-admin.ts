@@ -3,6 +3,8 @@
 // users and statuses. Filled from the register snapshot and changed only by events, with the
 // same rules as the server's event types (src/events/event-types/*).
 import { signal } from '@preact/signals';
+// What a user_status event does, shared with the server's apply (a module with no imports).
+import { changedUserStatus, hasUserStatus, type UserStatus } from '../../src/lib/user-status.ts';
 
 export interface RealmEmoji {
   id: string;
@@ -51,13 +53,7 @@ export interface Bot {
   default_sending_stream?: string | null;
 }
 
-export interface UserStatus {
-  away?: boolean;
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
+export type { UserStatus };
 
 export interface RealmDomain {
   domain: string;
@@ -186,24 +182,8 @@ export class AdminStore {
   applyUserStatus(e: Ev): void {
     const id = e.user_id as number;
     const all = new Map(this.statuses.value);
-    const s: UserStatus = { ...all.get(id) };
-    if (typeof e.away === 'boolean') {
-      if (e.away) s.away = true;
-      else delete s.away;
-    }
-    if (typeof e.status_text === 'string') {
-      if (e.status_text) s.status_text = e.status_text;
-      else delete s.status_text;
-    }
-    if (typeof e.emoji_name === 'string') {
-      if (e.emoji_name) Object.assign(s, { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type });
-      else {
-        delete s.emoji_name;
-        delete s.emoji_code;
-        delete s.reaction_type;
-      }
-    }
-    if (Object.keys(s).length) all.set(id, s);
+    const s = changedUserStatus(all.get(id), e);
+    if (hasUserStatus(s)) all.set(id, s);
     else all.delete(id);
     this.statuses.value = all;
   }

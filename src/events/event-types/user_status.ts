@@ -2,6 +2,7 @@
 // The snapshot lists only set fields, and only users with any.
 import { userStatusesInRealm } from '../../db/queries/presence.ts';
 import { usersInRealm } from '../../db/queries/users.ts';
+import { changedUserStatus, hasUserStatus, type UserStatus } from '../../lib/user-status.ts';
 import { userSettings } from '../../lib/user-settings.ts';
 import { presentUserStatus, type UserStatusJson } from '../../presenters/status.ts';
 import { defineEventType, type SnapshotGroup, type State } from '../event-type.ts';
@@ -30,27 +31,11 @@ export const userStatusSnapshot: SnapshotGroup = async ({ app, realm }) => {
 };
 
 function apply(state: State, event: BaseEvent): void {
-  const all = state.user_status as Record<string, Record<string, unknown>> | undefined;
+  const all = state.user_status as Record<string, UserStatus> | undefined;
   if (!all || typeof event.user_id !== 'number') return;
   const key = String(event.user_id);
-  const status = { ...all[key] };
-  if (typeof event.away === 'boolean') {
-    if (event.away) status.away = true;
-    else delete status.away;
-  }
-  if (typeof event.status_text === 'string') {
-    if (event.status_text) status.status_text = event.status_text;
-    else delete status.status_text;
-  }
-  if (typeof event.emoji_name === 'string') {
-    if (event.emoji_name) Object.assign(status, { emoji_name: event.emoji_name, emoji_code: event.emoji_code, reaction_type: event.reaction_type });
-    else {
-      delete status.emoji_name;
-      delete status.emoji_code;
-      delete status.reaction_type;
-    }
-  }
-  if (Object.keys(status).length > 0) all[key] = status;
+  const status = changedUserStatus(all[key], event);
+  if (hasUserStatus(status)) all[key] = status;
   else delete all[key];
 }
 
