@@ -190,7 +190,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await menu.locator('option', { hasText: 'Ada' }).waitFor({ state: 'attached' });
   });
 
-  test('an administrator adds a custom emoji with a preview, and tests a linkifier before adding it', async () => {
+  test('an administrator adds a custom emoji with a preview, tests a linkifier before adding it, and edits it', async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
     await open(ada, '#organization/emoji');
     await ada.page.getByRole('textbox', { name: 'Emoji name' }).fill('parrot');
@@ -206,6 +206,25 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByRole('status').filter({ hasText: 'https://example.com/issues/123' }).waitFor();
     await ada.page.getByRole('button', { name: 'Add linkifier' }).click();
     await ada.page.getByRole('button', { name: 'Remove linkifier #(?P<id>[0-9]+)' }).waitFor();
+
+    // Edited in place: a refused pattern shows the server's message and changes nothing; a good one replaces both.
+    await ada.page.getByRole('button', { name: 'Edit linkifier #(?P<id>[0-9]+)' }).click();
+    const edit = ada.page.getByRole('group', { name: 'Edit linkifier #(?P<id>[0-9]+)' });
+    await edit.getByRole('textbox', { name: 'Pattern' }).fill('#(?P<id>[0-9]+');
+    await edit.getByRole('button', { name: 'Save linkifier' }).click();
+    await edit.getByRole('alert').filter({ hasText: /Invalid linkifier pattern/ }).waitFor();
+    assert.deepEqual(await axeViolations(ada.page), []);
+    assert.equal(((await env.server.ok('GET', '/api/v1/realm/linkifiers')).linkifiers as { pattern: string }[])[0]?.pattern, '#(?P<id>[0-9]+)');
+    await edit.getByRole('textbox', { name: 'Pattern' }).fill('PR-(?P<id>[0-9]+)');
+    await edit.getByRole('textbox', { name: 'URL template' }).fill('https://example.com/pulls/{id}');
+    await edit.getByRole('button', { name: 'Save linkifier' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await ada.page.getByRole('button', { name: 'Remove linkifier PR-(?P<id>[0-9]+)' }).waitFor();
+    await ada.page.getByRole('listitem').filter({ hasText: 'https://example.com/pulls/{id}' }).waitFor();
+    assert.deepEqual(
+      ((await env.server.ok('GET', '/api/v1/realm/linkifiers')).linkifiers as { pattern: string; url_template: string }[]).map((l) => [l.pattern, l.url_template]),
+      [['PR-(?P<id>[0-9]+)', 'https://example.com/pulls/{id}']],
+    );
   });
 
   test('every settings section has no serious or critical axe violation', async () => {

@@ -1,8 +1,10 @@
-// Organization administration: linkifiers, with a live test of a pattern against sample text.
+// Organization administration: linkifiers (added, edited, removed), with a live test of a pattern
+// against sample text.
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
 import { ErrorText, Section, useSave } from '../settings/fields.tsx';
+import type { Linkifier } from '../../store/settings-admin.ts';
 
 /**
  * The links a pattern makes in a text, as the server's renderer makes them: the pattern is a
@@ -27,6 +29,7 @@ export function testLinkifier(pattern: string, template: string, text: string): 
 
 export function LinkifiersSection() {
   const save = useSave();
+  const [open, setOpen] = useState<number | null>(null);
   const list = store.admin.linkifiers.value;
   return (
     <>
@@ -36,18 +39,58 @@ export function LinkifiersSection() {
         <ul class="plain-list">
           {list.map((l) => (
             <li key={l.id}>
-              <span class="grow">
-                <code>{l.pattern}</code> → <code>{l.url_template}</code>
-              </span>
-              <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeLinkifier(l.id))}>
-                Remove <span class="sr-only">linkifier {l.pattern}</span>
-              </button>
+              <div class="setting-line linkifier-row">
+                <span class="grow">
+                  <code>{l.pattern}</code> → <code>{l.url_template}</code>
+                </span>
+                <button type="button" aria-expanded={open === l.id} onClick={() => setOpen(open === l.id ? null : l.id)}>
+                  Edit <span class="sr-only">linkifier {l.pattern}</span>
+                </button>
+                <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeLinkifier(l.id))}>
+                  Remove <span class="sr-only">linkifier {l.pattern}</span>
+                </button>
+              </div>
+              {open === l.id && <EditLinkifier linkifier={l} onDone={() => setOpen(null)} />}
             </li>
           ))}
         </ul>
         <ErrorText id="linkifier-remove-error" error={save.error} />
       </Section>
     </>
+  );
+}
+
+/** A linkifier's pattern and template, changed together (the server checks the pair). */
+function EditLinkifier({ linkifier: l, onDone }: { linkifier: Linkifier; onDone: () => void }) {
+  const [pattern, setPattern] = useState(l.pattern);
+  const [template, setTemplate] = useState(l.url_template);
+  const save = useSave();
+  const ids = [useId(), useId(), useId()] as const;
+  const unchanged = pattern === l.pattern && template === l.url_template;
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (await save.run(() => settingsApi().updateLinkifier(l.id, pattern, template))) onDone();
+  }
+  return (
+    <form class="edit-box" role="group" aria-label={`Edit linkifier ${l.pattern}`} onSubmit={submit}>
+      <div class="setting-line">
+        <span class="field grow">
+          <label for={ids[0]}>Pattern</label>
+          <input id={ids[0]} value={pattern} onInput={(e) => setPattern(e.currentTarget.value)} aria-describedby={ids[2]} />
+        </span>
+        <span class="field grow">
+          <label for={ids[1]}>URL template</label>
+          <input id={ids[1]} value={template} onInput={(e) => setTemplate(e.currentTarget.value)} aria-describedby={ids[2]} />
+        </span>
+        <button type="submit" class="primary" disabled={!pattern || !template || unchanged || save.busy}>
+          Save linkifier
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <ErrorText id={ids[2]} error={save.error} />
+    </form>
   );
 }
 
