@@ -284,6 +284,27 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('on a phone the compose box keeps its close button on screen, in light and dark, even for a long stream name', async () => {
+    const name = 'a-stream-with-a-rather-long-name-indeed';
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [bobAccount.email] });
+    const id = (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: name })).stream_id as number;
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, `#narrow/channel/${id}-${name}`);
+    for (const theme of ['light', 'dark']) {
+      await phone.page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      for (const button of ['New topic', 'New direct message']) {
+        await phone.page.getByRole('button', { name: button }).click();
+        const close = phone.page.getByRole('button', { name: 'Close compose' });
+        const box = await close.boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${button}, ${theme}: close button at ${JSON.stringify(box)}`);
+        assert.equal(await phone.page.evaluate(() => document.documentElement.scrollWidth), 390, `${button}, ${theme}: the page scrolls sideways`);
+        if (process.env.PARLEY_BROWSER_SHOTS) await phone.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/compose-phone-${button === 'New topic' ? 'stream' : 'dm'}-${theme}.png` });
+        await close.click();
+        await close.waitFor({ state: 'detached' });
+      }
+    }
+    await phone.context.close();
+  });
+
   test('log out ends the session', async () => {
     const page = bob.page;
     await page.getByRole('button', { name: 'Personal menu' }).click();
