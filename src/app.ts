@@ -24,6 +24,7 @@ import { avatarFileRoutes } from './routes/avatars.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
 import { removeStaleTempFiles } from './lib/uploads.ts';
 import { serverSecret } from './db/queries/secrets.ts';
+import { liveSession } from './db/queries/sessions.ts';
 import { Limiter } from './lib/limiter.ts';
 import { LIMITS } from './lib/limits.ts';
 
@@ -63,6 +64,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     timeoutSeconds: config.eventQueueTimeoutSeconds,
     heartbeatSeconds: config.heartbeatSeconds,
     maxQueuesPerUser: config.maxEventQueuesPerUser,
+    sessionLive: async (tokenHash) => (await liveSession(db.kysely, tokenHash, Math.floor(Date.now() / 1000))) !== undefined,
     log,
   });
   const restored = await restoreQueues(db, queues, log);
@@ -83,6 +85,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
             onPublish(event, userIds);
             hub.publish(event, userIds);
           },
+          sessionsEnded: (userId) => hub.sessionsEnded(userId),
         }
       : hub,
     queues,

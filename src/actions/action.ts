@@ -11,6 +11,8 @@ export interface ActionScope {
   now: number;
   /** Queues an event for these users; it is published only if the transaction commits. */
   emit(event: ParleyEvent, userIds: Iterable<number>): void;
+  /** Says the user's browser sessions were deleted: after commit, their open long-polls end (EventHub.sessionsEnded). */
+  sessionsEnded(userId: number): void;
 }
 
 /**
@@ -24,11 +26,12 @@ const ATTEMPTS = 3;
 export async function runAction<T>(app: AppContext, fn: (scope: ActionScope) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const pending: { event: ParleyEvent; userIds: number[] }[] = [];
+    const endedSessions = new Set<number>();
     const now = Math.floor(Date.now() / 1000);
     let result: T;
     try {
       result = await app.db.kysely.transaction().execute((tx) =>
-        fn({ tx, dialect: app.db.dialect, now, emit: (event, userIds) => pending.push({ event, userIds: [...userIds] }) }),
+        fn({ tx, dialect: app.db.dialect, now, emit: (event, userIds) => pending.push({ event, userIds: [...userIds] }), sessionsEnded: (userId) => endedSessions.add(userId) }),
       );
     } catch (err) {
       const code = (err as { code?: unknown }).code;
@@ -41,6 +44,7 @@ export async function runAction<T>(app: AppContext, fn: (scope: ActionScope) => 
     for (const { event, userIds } of pending) {
       if (userIds.length > 0) app.events.publish(event, userIds);
     }
+    for (const userId of endedSessions) app.events.sessionsEnded(userId);
     await app.db.sync();
     return result;
   }

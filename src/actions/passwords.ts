@@ -47,10 +47,11 @@ export async function checkResetPassword(app: AppContext, user: User, token: str
   if (password !== confirm) throw badRequest("The two password fields didn't match.");
   checkPasswordStrength(password);
   const hash = await hashPassword(password);
-  await runAction(app, async ({ tx, now }) => {
+  await runAction(app, async ({ tx, now, sessionsEnded }) => {
     if (!(await claimPasswordReset(tx, sessionTokenHash(token), now))) throw badRequest('This link has already been used.');
     await updateUser(tx, user.id, { password_hash: hash });
     await deletePasswordResetsOf(tx, user.id, now);
     await deleteSessionsOfUser(tx, user.id);
+    sessionsEnded(user.id);
   });
 }

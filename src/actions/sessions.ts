@@ -50,5 +50,8 @@ export async function doEndSession(app: AppContext, token: string): Promise<void
  * API keys are not sessions and keep working: regenerating the key is what revokes those.
  */
 export async function doEndAllSessions(app: AppContext, user: User): Promise<void> {
-  await runAction(app, ({ tx }) => deleteSessionsOfUser(tx, user.id));
+  await runAction(app, async ({ tx, sessionsEnded }) => {
+    await deleteSessionsOfUser(tx, user.id);
+    sessionsEnded(user.id);
+  });
 }

@@ -45,6 +45,7 @@ export async function checkUpdateSettings(app: AppContext, user: User, realm: Re
       await updateUser(scope.tx, current.id, { password_hash: newHash });
       // Whoever knew the old password is logged out; the browser that changed it stays in.
       await deleteSessionsOfUser(scope.tx, current.id, changes.sessionHash ?? null);
+      scope.sessionsEnded(current.id);
     }
 
     const before = userSettings(current);

@@ -169,6 +169,7 @@ export async function checkDeactivateUser(app: AppContext, caller: User, target:
     await updateUser(scope.tx, target.id, { is_active: 0 });
     // Their browsers are logged out at once, not only refused from now on.
     await deleteSessionsOfUser(scope.tx, target.id);
+    scope.sessionsEnded(target.id);
     await emitActivationGroupChange(scope, target, false);
     // The deactivated user's own clients hear of it too, so they can log out.
     scope.emit({ type: 'realm_user', op: 'remove', person: { user_id: target.id, full_name: target.full_name } }, recipients);

@@ -5,6 +5,11 @@ import type { ParleyEvent } from './registry.ts';
 export interface EventHub {
   /** Delivers an event to every queue of these users that wants it. */
   publish(event: ParleyEvent, userIds: readonly number[]): void;
+  /**
+   * Some browser sessions of the user have ended (deleted and committed): the open long-polls
+   * made with them end at once, with the 401 their next request would get.
+   */
+  sessionsEnded(userId: number): void;
 }
 
 /** Keeps published events in memory: for commands that run outside a serving process. */
@@ -14,4 +19,5 @@ export class RecordingHub implements EventHub {
     this.published.push({ event, userIds: [...userIds] });
     if (this.published.length > 1000) this.published.shift();
   }
+  sessionsEnded(): void {}
 }

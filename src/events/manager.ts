@@ -1,7 +1,7 @@
 // The event queues of this process: creating and finding them, delivering published events to
 // the queues that want them, long-polls with heartbeats, and collecting idle queues.
 import { randomBytes } from 'node:crypto';
-import { ApiError, badEventQueueId } from '../lib/errors.ts';
+import { ApiError, badEventQueueId, notLoggedIn } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { ClientOptions, EventType } from './event-type.ts';
 import type { EventHub } from './hub.ts';
@@ -20,6 +20,8 @@ export interface QueueManagerOptions {
    * request limit instead.
    */
   maxQueuesPerUser?: number;
+  /** Whether a browser session (by its stored hash) is still live: asked when some have ended. */
+  sessionLive?: (tokenHash: string) => Promise<boolean>;
   log: Logger;
 }
 
@@ -204,9 +206,10 @@ export class QueueManager implements EventHub {
   /**
    * Answers with the events newer than `lastEventId`: at once when there are some (or with
    * `dontBlock`), else when one arrives or a heartbeat is due. `onClose` registers a callback
-   * for the client going away.
+   * for the client going away. `session`: the browser session that made the poll (see
+   * `sessionsEnded`), null for API credentials.
    */
-  wait(q: EventQueue, lastEventId: number | undefined, dontBlock: boolean, onClose: (fn: () => void) => void): Promise<QueuedEvent[]> {
+  wait(q: EventQueue, lastEventId: number | undefined, dontBlock: boolean, onClose: (fn: () => void) => void, session: string | null = null): Promise<QueuedEvent[]> {
     if (lastEventId !== undefined) q.prune(lastEventId);
     q.data.lastActivity = Date.now();
     const after = lastEventId ?? -1;
@@ -215,13 +218,18 @@ export class QueueManager implements EventHub {
     q.release();
     this.stopHeartbeat(q);
     if (ready.length > 0 || dontBlock) return Promise.resolve(ready);
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const waiter = {
         lastEventId: after,
+        session,
         respond: (events: QueuedEvent[]) => {
           this.stopHeartbeat(q);
           q.data.lastActivity = Date.now();
           resolve(events);
+        },
+        fail: (err: Error) => {
+          this.stopHeartbeat(q);
+          reject(err);
         },
       };
       q.waiter = waiter;
@@ -243,6 +251,26 @@ export class QueueManager implements EventHub {
         q.data.lastActivity = Date.now();
       });
     });
+  }
+
+  /**
+   * Ends with 401 the waiting polls of the user that were made with a browser session no longer
+   * live (log out everywhere, a new password, deactivation), as their next request would be
+   * refused; polls with API credentials and with live sessions go on.
+   */
+  sessionsEnded(userId: number): void {
+    const live = this.opts.sessionLive;
+    if (!live) return;
+    for (const q of this.ofUser.get(userId) ?? []) {
+      const w = q.waiter;
+      if (!w?.session) continue;
+      live(w.session).then(
+        (isLive) => {
+          if (!isLive && q.waiter === w) q.fail(notLoggedIn());
+        },
+        (err: unknown) => this.opts.log.warn({ err }, 'could not check the session of a long-poll'),
+      );
+    }
   }
 
   private stopHeartbeat(q: EventQueue): void {

@@ -19,7 +19,11 @@ export interface QueueData {
 export interface Waiter {
   /** Events newer than this are what the poll wants. */
   lastEventId: number;
+  /** The stored hash of the browser session that made the poll; null for API credentials. */
+  session: string | null;
   respond(events: QueuedEvent[]): void;
+  /** Ends the poll with an error instead. */
+  fail(err: Error): void;
 }
 
 /**
@@ -109,6 +113,14 @@ export class EventQueue {
     this.waiter = null;
     this.data.lastActivity = Date.now();
     w.respond(events);
+  }
+
+  /** Ends the waiting poll with an error (its session has ended). */
+  fail(err: Error): void {
+    const w = this.waiter;
+    if (!w) return;
+    this.waiter = null;
+    w.fail(err);
   }
 
   /** Ends the waiting poll with no events (a newer poll replaced it, or the server stops). */

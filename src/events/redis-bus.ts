@@ -58,6 +58,13 @@ export class RedisBus implements EventHub, QueueDirectory {
     });
   }
 
+  /** An entry of its own kind ('s'), so every process ends the polls of those sessions. */
+  sessionsEnded(userId: number): void {
+    this.writer.xadd(this.key, 'MAXLEN', '~', String(STREAM_LENGTH), '*', 's', String(userId)).catch((err: unknown) => {
+      this.log.error({ err }, 'could not publish ended sessions to Redis');
+    });
+  }
+
   private async readLoop(): Promise<void> {
     while (this.running) {
       try {
@@ -67,6 +74,10 @@ export class RedisBus implements EventHub, QueueDirectory {
             this.lastId = id;
             const data = fields[1];
             if (data === undefined) continue;
+            if (fields[0] === 's') {
+              this.local.sessionsEnded(Number(data));
+              continue;
+            }
             const { event, userIds } = JSON.parse(data) as { event: ParleyEvent; userIds: number[] };
             this.local.publish(event, userIds);
           }

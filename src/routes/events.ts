@@ -10,6 +10,7 @@ import { realmSettings } from '../lib/realm.ts';
 import type { ClientCapabilities } from '../events/event-type.ts';
 import { badQueue, type QueueManager } from '../events/manager.ts';
 import { CAPABILITY_NAMES, register } from '../events/register.ts';
+import { requestSessionHash } from '../http/session.ts';
 
 function queuesOf(app: AppContext): QueueManager {
   if (!app.queues) throw new ApiError('Event queues are not available', 'BAD_REQUEST', 400);
@@ -134,7 +135,7 @@ export const eventRoutes = [
         if (forwarded) return forwarded;
       }
       const queue = queues.get(params.queue_id, user.id);
-      const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn));
+      const events = await queues.wait(queue, params.last_event_id, params.dont_block, (fn) => reply.raw.once('close', fn), requestSessionHash(http));
       // Each event's JSON is made once for every queue that got the same form (serialized.ts).
       return new JsonFields(`"events":${queue.eventsJson(events)},"queue_id":${JSON.stringify(queue.id)}`);
     },

@@ -85,3 +85,51 @@ test('an HTML form post of log out everywhere is redirected to the app', async (
   assert.equal(res.headers.location, '/');
   assert.deepEqual(await sessionUsers(s), []);
 });
+
+/** Waits until the queue has a waiting poll (the request got past authentication and is held). */
+async function pollHeld(s: TestServer, queueId: string, userId: number): Promise<void> {
+  while (s.server.app.queues!.get(queueId, userId).waiter === null) await new Promise((r) => setImmediate(r));
+}
+
+test('log out everywhere ends the open long-polls of those sessions at once with 401; a poll with the API key goes on', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const here = await browserLogin(s);
+  const elsewhere = await browserLogin(s);
+  const browserQueue = (await elsewhere.request('POST', '/json/register', {})).body.queue_id as string;
+  const apiQueue = (await s.ok('POST', '/api/v1/register', {})).queue_id as string;
+  const browserPoll = elsewhere.request('GET', '/json/events', { queue_id: browserQueue, last_event_id: -1 });
+  const apiPoll = s.api('GET', '/api/v1/events', { queue_id: apiQueue, last_event_id: -1 });
+  await pollHeld(s, browserQueue, s.owner.id);
+  await pollHeld(s, apiQueue, s.owner.id);
+
+  assert.equal((await here.request('POST', PATH)).status, 200);
+  // Answered now, not at the next heartbeat: the page shows its login form (as on any 401).
+  const cut = await browserPoll;
+  assert.equal(cut.status, 401);
+  assert.equal(cut.body.code, 'UNAUTHORIZED');
+  // The program polling with the API key gets its next event as before.
+  await s.ok('POST', '/api/v1/users/me/status', { status_text: 'Still here' });
+  const api = await apiPoll;
+  assert.equal(api.status, 200);
+  assert.ok((api.body.events as { type: string }[]).some((e) => e.type === 'user_status'));
+});
+
+test('a new password ends the long-polls of the other sessions, not the one that changed it', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const changer = await browserLogin(s, alice);
+  const other = await browserLogin(s, alice);
+  const queues = await Promise.all([changer, other].map(async (b) => (await b.request('POST', '/json/register', {})).body.queue_id as string));
+  const [changerPoll, otherPoll] = [changer, other].map((b, i) => b.request('GET', '/json/events', { queue_id: queues[i]!, last_event_id: -1 }));
+  for (const q of queues) await pollHeld(s, q, alice.id);
+
+  assert.equal((await changer.request('PATCH', '/json/settings', { old_password: alice.password!, new_password: 'a-brand-new-password-1' })).status, 200);
+  assert.equal((await otherPoll!).status, 401);
+  // The changing browser's poll is still open: it gets the next event.
+  await s.ok('POST', '/api/v1/users/me/status', { status_text: 'New password' }, alice);
+  const kept = await changerPoll!;
+  assert.equal(kept.status, 200);
+  assert.ok((kept.body.events as { type: string }[]).some((e) => e.type === 'user_status'));
+});
