@@ -1,5 +1,5 @@
-// Server limits and the defaults of realm and user settings, in one place. A realm stores only
-// the settings that differ from these defaults (realms.settings, users.settings).
+// Server limits, in one place. Realm and user settings, their types and defaults are declared in
+// settings-registry.ts, which takes its bounds from here (and nothing here imports it back).
 
 export const SERVICE_VERSION = '0.1.0';
 export const SERVICE_MERGE_BASE = '';
@@ -54,9 +54,6 @@ export const LIMITS = {
   linkPreviewCacheEntries: 1000,
   linkPreviewCacheSeconds: 3600,
 } as const;
-
-// Settings and their defaults are declared in settings-registry.ts.
-export type { RealmSettings, UserSettings } from './settings-registry.ts';
 
 /** The largest row ID (PostgreSQL `integer`): larger IDs in requests cannot name anything. */
 export const MAX_DB_ID = 2147483647;
