@@ -28,13 +28,27 @@ export const PLACEHOLDER_RE = /^\u0001(\d+)\u0001$/;
 const FENCE_RE = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+,\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?$/;
 const LI_RE = /^[ ]*([*+-]|\d\.)[ ]+(.*)/;
 
+// A fenced quote nests its lines one "> " deeper. Deeper than markdown-it's nesting limit nothing
+// renders (the engine drops what lies past `maxNesting`), so a line keeps at most this many
+// prefixes: the lines markdown-it reads are the same, and the text stays linear in the input.
+export const MAX_QUOTE_PREFIXES = 32;
+
+// What a handler collects: lines and the finished blocks of the handlers nested in it, kept as
+// parts (not copied into the parent's lines) so closing a fence costs the same at any depth.
+type Part = string | Block;
+interface Block {
+  // "> " levels this block's lines get (1 for a quote, 0 otherwise).
+  quote: number;
+  parts: Part[];
+}
+
 interface Handler {
   kind: 'outer' | 'code' | 'quote' | 'spoiler' | 'math';
   fence: string;
   lang: string | undefined;
   header: string | undefined;
-  output: string[];
-  lines: string[];
+  output: Part[];
+  lines: Part[];
 }
 
 class FencePass {
@@ -48,12 +62,13 @@ class FencePass {
   }
 
   run(lines: string[]): string[] {
-    const output: string[] = [];
+    const output: Part[] = [];
     this.handlers.push({ kind: 'outer', fence: '', lang: undefined, header: undefined, output, lines: [] });
     for (const line of lines) this.handleLine(line);
     while (this.handlers.length > 0) this.done();
-    if (output.length > 2 && output[output.length - 2] !== '') output.push('');
-    return output;
+    const flat = flatten(output);
+    if (flat.length > 2 && flat[flat.length - 2] !== '') flat.push('');
+    return flat;
   }
 
   private top(): Handler {
@@ -75,7 +90,7 @@ class FencePass {
     }
   }
 
-  private checkForNewFence(target: string[], line: string): void {
+  private checkForNewFence(target: Part[], line: string): void {
     const m = FENCE_RE.exec(line);
     if (!m) {
       target.push(line);
@@ -89,37 +104,57 @@ class FencePass {
   private done(): void {
     const h = this.top();
     if (h.kind !== 'outer' && h.lines.length > 0) {
-      const text = h.lines.join('\n');
-      let out: string;
+      let out: Part[];
       switch (h.kind) {
         case 'code':
-          out = this.placeholder({ kind: 'html', html: this.fmt.code(h.lang, text), block: true });
+          // Code and math handlers only ever collect plain lines.
+          out = [this.placeholder({ kind: 'html', html: this.fmt.code(h.lang, h.lines.join('\n')), block: true })];
           break;
         case 'math':
-          out = this.placeholder({ kind: 'html', html: this.fmt.math(text), block: false });
+          out = [this.placeholder({ kind: 'html', html: this.fmt.math(h.lines.join('\n')), block: false })];
           break;
         case 'quote':
-          out = text.split('\n').map((l) => '> ' + l).join('\n');
+          out = [{ quote: 1, parts: h.lines }];
           break;
         case 'spoiler': {
-          const parts = [this.placeholder({ kind: 'spoiler', part: 'open' })];
-          if (h.header !== undefined) parts.push(h.header);
-          parts.push(this.placeholder({ kind: 'spoiler', part: 'middle' }), text, this.placeholder({ kind: 'spoiler', part: 'close' }));
-          out = parts.join('\n\n');
+          out = [this.placeholder({ kind: 'spoiler', part: 'open' }), ''];
+          if (h.header !== undefined) out.push(h.header, '');
+          out.push(this.placeholder({ kind: 'spoiler', part: 'middle' }), '', { quote: 0, parts: h.lines }, '', this.placeholder({ kind: 'spoiler', part: 'close' }));
           break;
         }
       }
-      h.output.push('', ...out.split('\n'), '');
+      h.output.push('', ...out, '');
     }
     this.handlers.pop();
   }
+}
+
+// The lines of nested parts, each prefixed by "> " once per enclosing quote (at most
+// MAX_QUOTE_PREFIXES times). Iterative: fences may nest a thousand deep.
+function flatten(parts: Part[]): string[] {
+  const out: string[] = [];
+  const prefixes = ['', '> '];
+  const stack: { parts: Part[]; i: number; depth: number }[] = [{ parts, i: 0, depth: 0 }];
+  for (let top = stack[0]; top !== undefined; top = stack[stack.length - 1]) {
+    const part = top.parts[top.i++];
+    if (part === undefined) {
+      stack.pop();
+    } else if (typeof part === 'string') {
+      out.push((prefixes[top.depth] ?? '') + part);
+    } else {
+      const depth = Math.min(top.depth + part.quote, MAX_QUOTE_PREFIXES);
+      while (prefixes.length <= depth) prefixes.push('> '.repeat(prefixes.length));
+      stack.push({ parts: part.parts, i: 0, depth });
+    }
+  }
+  return out;
 }
 
 // A list that directly follows a paragraph line (or a list of the other kind) gets a blank line.
 function separateHangingLists(lines: string[]): string[] {
   const out: string[] = [];
   const open: { fence: string; isCode: boolean }[] = [];
-  let inCode = false;
+  let codeFencesOpen = 0; // how many of `open` are code, so a fence line costs the same at any depth
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     out.push(line);
@@ -130,10 +165,16 @@ function separateHangingLists(lines: string[]): string[] {
       const fence = m[1] ?? '';
       const lang = m[2];
       const last = open[open.length - 1];
-      if (!lang && last !== undefined && last.fence === fence) open.pop();
-      else open.push({ fence, isCode: lang !== 'quote' && lang !== 'quoted' });
-      inCode = open.some((f) => f.isCode);
+      if (!lang && last !== undefined && last.fence === fence) {
+        open.pop();
+        if (last.isCode) codeFencesOpen--;
+      } else {
+        const isCode = lang !== 'quote' && lang !== 'quoted';
+        open.push({ fence, isCode });
+        if (isCode) codeFencesOpen++;
+      }
     }
+    const inCode = codeFencesOpen > 0;
     const li1 = LI_RE.exec(line);
     const li2 = LI_RE.exec(next);
     if (!inCode && line !== '' && li2 && (!li1 || (li1[1]?.length === 1) !== (li2[1]?.length === 1))) out.push('');
