@@ -9,6 +9,7 @@ import { installMentions } from './mentions.ts';
 import { PLACEHOLDER_RE } from './preprocess.ts';
 import { installTextPass } from './textpass.ts';
 import { sanitizeUrl } from './urls.ts';
+import { countWork, countingWork } from './work.ts';
 
 export const MAX_NESTING = 30;
 
@@ -50,6 +51,26 @@ function keepTrailingSpaces(state: StateCore): void {
   });
 }
 
+// Work counting for tests (work.ts): every block and inline parse, nested ones included, goes
+// through the parsers' tokenize methods.
+function countParses(md: MarkdownIt): void {
+  const block = md.block.tokenize.bind(md.block);
+  md.block.tokenize = (state, startLine, endLine) => {
+    block(state, startLine, endLine);
+    // The lines this parse went through (a list item's parse is given the rest of its list).
+    const last = Math.min(state.line, endLine) - 1;
+    if (countingWork() && last >= startLine) countWork('blockChars', (state.eMarks[last] ?? 0) - (state.bMarks[startLine] ?? 0));
+  };
+  const inline = md.inline.tokenize.bind(md.inline);
+  md.inline.tokenize = (state) => {
+    if (countingWork()) {
+      countWork('inlineChars', state.posMax - state.pos);
+      countWork('inlineParses', 1);
+    }
+    inline(state);
+  };
+}
+
 function buildEngine(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   // Deeply nested quotes and lists stop nesting here instead of growing the stack.
@@ -64,6 +85,7 @@ function buildEngine(): MarkdownIt {
   installMentions(md);
   installTextPass(md);
   installLinkPass(md);
+  countParses(md);
 
   const rules = md.renderer.rules;
   rules.text = (tokens, idx) => escapeHtml(tokens[idx]?.content ?? '');

@@ -7,6 +7,7 @@ import { compileLinkifiers } from './linkify.ts';
 import { formatMathBlock } from './math.ts';
 import { preprocess } from './preprocess.ts';
 import type { MarkdownContext, References, RenderResult } from './types.ts';
+import { countWork } from './work.ts';
 
 export type * from './types.ts';
 export { topicLinks } from './linkify.ts';
@@ -25,6 +26,7 @@ export function renderMarkdown(content: string, ctx: MarkdownContext): RenderRes
     return result;
   }
   const pre = preprocess(content, { code: formatCode, math: formatMathBlock });
+  countWork('preprocessedChars', pre.text.length);
   const env: RenderEnv = { ctx, linkifiers: compileLinkifiers(ctx.linkifiers), stash: pre.stash, listStarts: pre.listStarts, result };
   result.html = markdownEngine().render(pre.text, env).replace(/\n+$/, '');
   result.isMeMessage = content.startsWith('/me ') && !content.includes('\n') && result.html.startsWith('<p>') && result.html.endsWith('</p>');

@@ -7,6 +7,7 @@ import { isWordChar } from './env.ts';
 import { escapeHtml, tag } from './html.ts';
 import { formatInlineTex } from './math.ts';
 import { parseTimeMention } from './time.ts';
+import { countWork } from './work.ts';
 
 type InlineRule = (state: StateInline, silent: boolean) => boolean;
 
@@ -35,13 +36,45 @@ function backtickRuns(state: StateInline): Map<number, number[]> {
   return runs;
 }
 
+// The first run at or after `from` in an ascending list of positions (binary search: a message of
+// thousands of same-length runs must not look through the list from its start for each one).
+function firstAfter(list: number[], from: number): number | undefined {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] ?? 0) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[lo];
+}
+
+// Where `ch` next occurs in the inline source at or after `from` (-1: nowhere). A found position
+// is remembered per character, so rules asking again from anywhere before it (every '*' of a
+// line asks for the line's end) do not scan the same text again.
+const nextCache = new WeakMap<StateInline, Map<string, { from: number; at: number }>>();
+
+function nextIndex(state: StateInline, ch: string, from: number): number {
+  let cache = nextCache.get(state);
+  if (!cache) {
+    cache = new Map();
+    nextCache.set(state, cache);
+  }
+  const known = cache.get(ch);
+  if (known && from >= known.from && (known.at < 0 || from <= known.at)) return known.at;
+  const at = state.src.indexOf(ch, from);
+  countWork('scannedChars', (at < 0 ? state.src.length : at) - from);
+  cache.set(ch, { from, at });
+  return at;
+}
+
 const backticks: InlineRule = (state, silent) => {
   const start = state.pos;
   if (state.src[start] !== '`') return false;
   let p = start;
   while (p < state.posMax && state.src[p] === '`') p++;
   const len = p - start;
-  const close = (backtickRuns(state).get(len) ?? []).find((s) => s > p);
+  const close = firstAfter(backtickRuns(state).get(len) ?? [], p + 1);
   if (close === undefined || close + len > state.posMax) {
     if (!silent) state.pending += state.src.slice(start, p);
     state.pos = p;
@@ -75,7 +108,7 @@ const emphasis: InlineRule = (state, silent) => {
   const pos = state.pos;
   if (src[pos] !== '*') return false;
   const lineEnd = (() => {
-    const nl = src.indexOf('\n', pos);
+    const nl = nextIndex(state, '\n', pos);
     return nl < 0 || nl > state.posMax ? state.posMax : nl;
   })();
   // ***strong emphasis***: no '*' inside, no space just inside the markers.
@@ -143,7 +176,7 @@ const timestamp: InlineRule = (state, silent) => {
   const src = state.src;
   const pos = state.pos;
   if (!src.startsWith('<time:', pos)) return false;
-  const close = src.indexOf('>', pos + 6);
+  const close = nextIndex(state, '>', pos + 6);
   if (close < 0 || close >= state.posMax) return false;
   if (!silent) {
     const text = src.slice(pos + 6, close);

@@ -1,3 +1,5 @@
+import { countWork } from './work.ts';
+
 // Line-level passes that run before markdown-it, in the order of the reference dialect:
 // hanging lists get a blank line, fenced blocks are resolved (code and math become stash
 // placeholders, quotes become "> " lines, spoilers become placeholders around their content),
@@ -124,6 +126,7 @@ class FencePass {
         }
       }
       h.output.push('', ...out, '');
+      countWork('fenceParts', out.length + 2);
     }
     this.handlers.pop();
   }

@@ -8,6 +8,7 @@ import { type RenderEnv, renderEnv } from './env.ts';
 import { findLinkifierMatch } from './linkify.ts';
 import { relativeToRealm, sanitizeUrl } from './urls.ts';
 import { findWebLink } from './weblinks.ts';
+import { countWork } from './work.ts';
 
 type Segment = { text: string } | { html: string } | { href: string; label: string };
 
@@ -61,6 +62,7 @@ function regexFinder(re: RegExp, render: (m: RegExpExecArray) => string | undefi
 
 function processText(text: string, before: string, env: RenderEnv): Segment[] {
   const { ctx } = env;
+  countWork('textChars', text.length);
   let segs: Segment[] = [{ text }];
   segs = splitText(segs, (t, from, b) => {
     const link = findWebLink(t, from, from === 0 ? b : '');

@@ -2,6 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plainContext, renderMarkdown } from '../../../src/lib/markdown/index.ts';
 import type { MarkdownContext } from '../../../src/lib/markdown/types.ts';
+import { LIMITS } from '../../../src/lib/limits.ts';
+import { MAX_NESTING } from '../../../src/lib/markdown/engine.ts';
+import { MAX_QUOTE_PREFIXES } from '../../../src/lib/markdown/preprocess.ts';
+import { measureRenderWork, totalWork } from '../../../src/lib/markdown/work.ts';
+import { HOSTILE_SHAPES } from '../../helpers/markdown-shapes.ts';
 
 const ctx: MarkdownContext = {
   ...plainContext('https://chat.example'),
@@ -93,6 +98,40 @@ const BIG = [
 // one at all is the check, with no clock involved (how fast they render is for a bench to say).
 test('large and deeply nested input renders to completion, and safely', () => {
   for (const [, input] of BIG) assertSafe(renderMarkdown(input, ctx).html);
+});
+
+// Work is counted, not timed, so these cannot flake. A line gains at most MAX_QUOTE_PREFIXES "> "
+// (a fenced quote line of 9 characters makes two such lines), and markdown-it goes through a line
+// once per nesting level, at most MAX_NESTING + 1 times: that is the linear bound per character.
+const WORK_PER_CHARACTER = (2 * 2 * MAX_QUOTE_PREFIXES + 1) * (MAX_NESTING + 1);
+
+test('the work of rendering a hostile message is linear in its length, up to the length limit', () => {
+  // The prefix cap only keeps output the same while it is past markdown-it's nesting limit.
+  assert.ok(MAX_QUOTE_PREFIXES > MAX_NESTING + 1);
+  const length = LIMITS.maxMessageLength;
+  for (const [name, make] of HOSTILE_SHAPES) {
+    const full = make(length);
+    const half = make(length / 2);
+    assert.ok(full.length <= length && full.length > length * 0.9, `${name}: ${full.length} characters`);
+    const work = measureRenderWork(() => assertSafe(renderMarkdown(full, ctx).html));
+    const halfWork = totalWork(measureRenderWork(() => renderMarkdown(half, ctx)));
+    const total = totalWork(work);
+    assert.ok(total <= WORK_PER_CHARACTER * full.length, `${name}: ${total} units of work for ${full.length} characters ${JSON.stringify(work)}`);
+    // Twice the input, at most a little over twice the work (quadratic would be 4 times).
+    assert.ok(total <= 2.5 * halfWork + full.length, `${name}: work ${halfWork} at ${half.length} characters, ${total} at ${full.length}`);
+  }
+});
+
+test('nested quote fences past the nesting limit render as before, linearly', () => {
+  // Deeper than markdown-it's nesting limit nothing shows; the quotes above it do.
+  const depth = 1000;
+  const input = '```quote\nq\n'.repeat(depth) + '```\n'.repeat(depth);
+  const work = measureRenderWork(() => renderMarkdown(input, ctx));
+  const html = renderMarkdown(input, ctx).html;
+  assert.equal(html.match(/<blockquote>/g)?.length, html.match(/<\/blockquote>/g)?.length);
+  assert.ok((html.match(/<blockquote>/g)?.length ?? 0) >= MAX_NESTING / 2);
+  assert.ok(work.fenceParts <= 6 * depth, JSON.stringify(work));
+  assert.ok(work.preprocessedChars <= (2 * MAX_QUOTE_PREFIXES + 2) * 3 * depth, JSON.stringify(work));
 });
 
 test('input cannot forge a stash placeholder', () => {
