@@ -3,6 +3,9 @@
 // throughput) and throughput, in interleaved rounds, medians. With --baseline DIR (a checkout's
 // src/), that version runs too, interleaved with this one: an A/B in one run.
 // Run: npx tsx bench/users-me.ts [--requests 4000] [--concurrency 8] [--rounds 7] [--baseline DIR]
+// With PG_URL (postgres://root@127.0.0.1:5432/test) each Parley runs on a fresh database of that
+// PostgreSQL server with Redis (REDIS, default redis://127.0.0.1:6379), as a deployment of
+// several processes does. SERVER_NODE_FLAGS adds Node flags to the servers (--cpu-prof).
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +30,7 @@ interface Server {
 }
 
 async function start(name: string, kind: string, src: string): Promise<Server> {
-  const child = fork(path.join(dir, '_cpu-server.ts'), [kind], { execArgv: ['--import', 'tsx'], env: { ...process.env, PARLEY_SRC: src } });
+  const child = fork(path.join(dir, '_cpu-server.ts'), [kind], { execArgv: ['--import', 'tsx', ...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean)], env: { ...process.env, PARLEY_SRC: src } });
   const ready = await new Promise<{ url: string; auth?: string }>((resolve) => child.once('message', resolve as never));
   return { name, child, url: ready.url, auth: ready.auth ?? 'x:y', cpu: [], rate: [] };
 }
@@ -82,4 +85,4 @@ for (const s of servers) {
       `${median(s.rate).toFixed(0).padStart(6)}          ${((median(bare.cpu) / cpu) * 100).toFixed(0).padStart(3)}%               ${((median(s.rate) / median(bare.rate)) * 100).toFixed(0).padStart(3)}%`,
   );
 }
-for (const s of servers) s.child.kill();
+for (const s of servers) s.child.disconnect(); // each exits (dropping its database with PG_URL)

@@ -3,11 +3,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pgTypes from 'pg';
-import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type QueryResult,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import type { Dialect } from './migrations/util.ts';
 import { lazy } from '../lazy.ts';
+import { IdentitySync } from './identity-sync.ts';
 
 export type { Dialect };
 export type Tx = Transaction<Database>;
@@ -21,11 +34,14 @@ export interface Db {
   close(): Promise<void>;
   /**
    * A count that grows with every statement this process runs that may write the users or
-   * realms tables, and with every commit of another connection; null where other processes
-   * write the same database unseen (PostgreSQL). While it stays the same, a user or realm read
-   * earlier is still current, so authentication may keep it.
+   * realms tables or end sessions, and with every such write of another connection or process
+   * (SQLite: every commit of another connection; PostgreSQL: through Redis, identity-sync.ts).
+   * While it stays the same, a user, realm or session read earlier is still current, so
+   * authentication may keep it. It returns null while such writes might go unseen (PostgreSQL
+   * while not listening to Redis); the function is null where they always might (PostgreSQL
+   * without Redis).
    */
-  identityWrites: (() => number) | null;
+  identityWrites: (() => number | null) | null;
   /**
    * Resolves once everything this process has committed is on disk. PostgreSQL's commit is
    * durable already; on SQLite the write-ahead log is flushed off the event loop, one flush for
@@ -65,6 +81,9 @@ export function postgres(): typeof pgTypes {
 export interface OpenOptions {
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL: with Redis, identity writes are announced to every process (identity-sync.ts). */
+  redisUrl?: string | null;
+  redisPrefix?: string;
 }
 
 export interface MigrateOptions {
@@ -78,9 +97,28 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
     // An idle connection the server closed (restart, failover) is replaced on next use; it must
     // not take the process down as an unhandled error.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const db: Db = { kysely, dialect: 'postgres', close: () => kysely.destroy(), identityWrites: null, sync: () => Promise.resolve(), direct: () => null };
-    await migrate(db, migrateOpts);
+    const identity = opts.redisUrl ? new IdentitySync(opts.redisUrl, opts.redisPrefix ?? 'parley') : null;
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool, onCreateConnection: identity ? async (c) => announceIdentityWrites(c, identity) : undefined }),
+    });
+    const db: Db = {
+      kysely,
+      dialect: 'postgres',
+      close: async () => {
+        await kysely.destroy();
+        await identity?.close();
+      },
+      identityWrites: identity ? () => identity.version() : null,
+      sync: () => Promise.resolve(),
+      direct: () => null,
+    };
+    try {
+      await identity?.start();
+      await migrate(db, migrateOpts);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
     return db;
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -126,8 +164,46 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
 
 /** Statements other than plain selects may write. */
 const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);
-/** A statement that may change users or realms rows. */
-const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && /\b(users|realms)\b/i.test(text);
+/**
+ * A statement that may change what authentication keeps: users or realms rows, or end sessions
+ * (a new session was not kept, and a touch only moves its expiry later).
+ */
+const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && (/\b(users|realms)\b/i.test(text) || /^\s*delete\s+from\s+"?sessions\b/i.test(text));
+
+/**
+ * PostgreSQL: each connection tells `identity` of its identity writes once they are committed (a
+ * statement outside a transaction, or the commit of a transaction that ran one), and the
+ * statement or commit returns once every process has dropped what it kept.
+ */
+function announceIdentityWrites(connection: DatabaseConnection, identity: IdentitySync): void {
+  const run = connection.executeQuery.bind(connection);
+  let inTransaction = false;
+  let wrote = false;
+  connection.executeQuery = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+    const text = query.sql;
+    if (/^(begin|start transaction)\b/i.test(text)) {
+      inTransaction = true;
+      wrote = false;
+    } else if (text === 'commit' || text === 'rollback') {
+      const result = await run<R>(query).finally(() => (inTransaction = false));
+      if (text === 'commit' && wrote) {
+        wrote = false;
+        await identity.changed();
+      }
+      return result;
+    } else if (IDENTITY_WRITE(text)) {
+      if (inTransaction) wrote = true;
+      else {
+        try {
+          return await run<R>(query);
+        } finally {
+          await identity.changed();
+        }
+      }
+    }
+    return run<R>(query);
+  };
+}
 
 /**
  * Flushes SQLite's write-ahead log to disk on libuv's worker threads. `written()` is called after

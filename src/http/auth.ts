@@ -3,27 +3,31 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
-import type { Realm, User } from '../db/schema.ts';
+import type { Realm, Session, User } from '../db/schema.ts';
+import { liveSession } from '../db/queries/sessions.ts';
 import { realmBySubdomain } from '../db/queries/realms.ts';
 import { userByApiKey, userById } from '../db/queries/users.ts';
 import { ApiError, invalidApiKey, notForIncomingWebhookBots, notLoggedIn, realmDeactivated, userDeactivated } from '../lib/errors.ts';
 import { BOT_TYPE } from '../lib/limits.ts';
 
 /**
- * Every request reads its realm and user; most requests are long-polls and sends by the same
- * few users. Where this process sees every write to users and realms (SQLite), what it read is
- * kept until such a write runs; a read that raced a write is not kept. Kept rows are frozen and
- * shared by the requests that read them (a long-poll holds its realm and user for a minute).
+ * Every request reads its realm and user (and a browser's, its session); most requests are
+ * long-polls and sends by the same few users. What was read is kept until a write that may change
+ * it runs in any process (`Db.identityWrites`: counted here on SQLite, announced through Redis
+ * between the processes on PostgreSQL); a read that raced such a write is not kept, nor is
+ * anything while writes might go unseen. Kept rows are frozen and shared by the requests that read
+ * them (a long-poll holds its realm and user for a minute).
  */
 class IdentityCache {
   static readonly MAX = 10_000;
-  readonly #writes: () => number;
-  #seen = -1;
+  readonly #writes: () => number | null;
+  #seen: number | null = -1;
   readonly #realms = new Map<string, Realm>();
   readonly #users = new Map<string, User>();
   readonly #usersById = new Map<number, User>();
+  readonly #sessions = new Map<string, Session>();
 
-  constructor(writes: () => number) {
+  constructor(writes: () => number | null) {
     this.#writes = writes;
   }
 
@@ -40,16 +44,23 @@ class IdentityCache {
     return this.#get(this.#usersById, id, load);
   }
 
-  async #get<K, T extends object>(map: Map<K, T>, key: K, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  /** A kept session is read again once `current` says no (expired, or due to be touched). */
+  session(tokenHash: string, load: () => Promise<Session | undefined>, current: (s: Session) => boolean): Promise<Session | undefined> {
+    return this.#get(this.#sessions, tokenHash, load, current);
+  }
+
+  async #get<K, T extends object>(map: Map<K, T>, key: K, load: () => Promise<T | undefined>, current?: (v: T) => boolean): Promise<T | undefined> {
     const writes = this.#writes();
     if (writes !== this.#seen) {
       this.#realms.clear();
       this.#users.clear();
       this.#usersById.clear();
+      this.#sessions.clear();
       this.#seen = writes;
     }
+    if (writes === null) return load();
     const hit = map.get(key);
-    if (hit) return hit;
+    if (hit && (current === undefined || current(hit))) return hit;
     const value = await load();
     if (value && this.#writes() === writes) {
       if (map.size >= IdentityCache.MAX) map.clear();
@@ -83,6 +94,15 @@ function loadUser(app: AppContext, apiKey: string): Promise<User | undefined> {
 export function loadUserById(app: AppContext, realmId: number, id: number): Promise<User | undefined> {
   const load = () => userById(app.db.kysely, realmId, id);
   return identityCache(app.db)?.userById(id, load) ?? load();
+}
+
+/**
+ * The unexpired session with this token hash. A kept one is used until it is due to be touched
+ * (`touchDue`): then it is read again, as another process may have touched it already.
+ */
+export function loadSession(app: AppContext, tokenHash: string, now: number, touchDue: (s: Session) => boolean): Promise<Session | undefined> {
+  const load = () => liveSession(app.db.kysely, tokenHash, now);
+  return identityCache(app.db)?.session(tokenHash, load, (s) => s.expires_at > now && !touchDue(s)) ?? load();
 }
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];

@@ -134,11 +134,37 @@ redis.call('LTRIM', KEYS[1], 0, count - 1)
 redis.call('PEXPIRE', KEYS[1], window)
 return {1, count - recent - 1, 0, now + window}`;
 
+/**
+ * KEYS[1]: the bucket; ARGV: window ms, interval ms, wanted. Takes up to `wanted` requests at once,
+ * but never more than a quarter of what is left (at least one): near the limit every process
+ * takes one at a time, as without reservations. Returns {taken, remaining, retry ms, reset ms}.
+ */
+const RESERVE_SCRIPT = `${NOW}
+local window = tonumber(ARGV[1]) local interval = tonumber(ARGV[2]) local wanted = tonumber(ARGV[3])
+local full = tonumber(redis.call('GET', KEYS[1]) or '0')
+if full < now then full = now end
+local left = math.floor((now + window - full) / interval + 1e-9)
+if left < 1 then return {0, 0, full + interval - window - now, full} end
+local taken = math.max(1, math.min(wanted, math.floor(left / 4)))
+local nxt = full + taken * interval
+redis.call('SET', KEYS[1], string.format('%.3f', nxt), 'PX', math.max(1, math.ceil(nxt - now)))
+return {taken, math.floor((now + window - nxt) / interval + 1e-9), 0, nxt}`;
+
+/** KEYS[1]: the bucket; ARGV: ms of requests taken but not used, given back. */
+const GIVE_BACK_SCRIPT = `${NOW}
+local full = tonumber(redis.call('GET', KEYS[1]) or '0')
+local back = full - tonumber(ARGV[1])
+if back <= now then redis.call('DEL', KEYS[1]) return 0 end
+redis.call('SET', KEYS[1], string.format('%.3f', back), 'PX', math.max(1, math.ceil(back - now)))
+return 1`;
+
 type ScriptReply = [number, number, number, number];
 
 interface ScriptedRedis extends Redis {
   parleyBucket(key: string, window: number, interval: number): Promise<ScriptReply>;
   parleyLog(key: string, count: number, window: number): Promise<ScriptReply>;
+  parleyReserve(key: string, window: number, interval: number, wanted: number): Promise<ScriptReply>;
+  parleyGiveBack(key: string, ms: number): Promise<number>;
 }
 
 const verdict = (r: ScriptReply): Verdict => ({ allowed: r[0] === 1, remaining: r[1], retryAfterMs: r[2], resetAt: r[3] });
@@ -154,6 +180,8 @@ export class RedisStore implements RateLimitStore {
     const redis = new (ioredis().Redis)(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     redis.defineCommand('parleyBucket', { numberOfKeys: 1, lua: BUCKET_SCRIPT });
     redis.defineCommand('parleyLog', { numberOfKeys: 1, lua: LOG_SCRIPT });
+    redis.defineCommand('parleyReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
+    redis.defineCommand('parleyGiveBack', { numberOfKeys: 1, lua: GIVE_BACK_SCRIPT });
     this.#redis = redis as ScriptedRedis;
     this.#prefix = `${prefix}:rl:`;
   }
@@ -165,6 +193,18 @@ export class RedisStore implements RateLimitStore {
   async bucket(key: string, rule: RateRule): Promise<Verdict> {
     const window = rule.seconds * 1000;
     return verdict(await this.#redis.parleyBucket(this.#prefix + key, window, window / rule.count));
+  }
+
+  /** Takes up to `wanted` requests from the bucket at once (see RESERVE_SCRIPT); 0 when refused. */
+  async reserve(key: string, rule: RateRule, wanted: number): Promise<{ taken: number; verdict: Verdict }> {
+    const window = rule.seconds * 1000;
+    const r = await this.#redis.parleyReserve(this.#prefix + key, window, window / rule.count, wanted);
+    return { taken: r[0], verdict: { allowed: r[0] > 0, remaining: r[1], retryAfterMs: r[2], resetAt: r[3] } };
+  }
+
+  /** Gives back `count` requests reserved but not used. */
+  async giveBack(key: string, rule: RateRule, count: number): Promise<void> {
+    await this.#redis.parleyGiveBack(this.#prefix + key, (count * rule.seconds * 1000) / rule.count);
   }
 
   async log(key: string, rule: RateRule): Promise<Verdict> {
@@ -181,5 +221,120 @@ export class RedisStore implements RateLimitStore {
 
   async close(): Promise<void> {
     this.#redis.disconnect();
+  }
+}
+
+/** How long a process keeps requests it reserved from Redis before it gives the rest back. */
+const HOLD_MS = 1000;
+/** The most requests one reservation takes. */
+const MAX_RESERVATION = 1024;
+
+interface Held {
+  rule: RateRule;
+  /** Requests the reservation took, and those of them not used yet. */
+  taken: number;
+  tokens: number;
+  /** What Redis said was left after the reservation, and when the bucket is full again. */
+  remaining: number;
+  resetAt: number;
+  /** When the unused ones go back. */
+  until: number;
+  /** The reservation under way, which requests of this key wait for. */
+  pending: Promise<void> | null;
+}
+
+/**
+ * Request budgets in Redis without a round trip per request: a process reserves several requests
+ * of a key's bucket at once and hands them out from memory for up to `HOLD_MS`, then gives the
+ * unused ones back. A key used once in a while reserves one at a time, exactly as a plain bucket
+ * counts; a busy one doubles its reservation while it keeps using them up (up to
+ * `MAX_RESERVATION`), and Redis never lets one reservation take more than a quarter of what is
+ * left, so near the limit every process counts one request at a time. What a process holds is
+ * unusable by the others for at most `HOLD_MS`. The headers say what is left as if the unused
+ * reservation were still in the bucket.
+ */
+export class ReservingBuckets {
+  readonly #redis: RedisStore;
+  readonly #held = new Map<string, Held>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(redis: RedisStore) {
+    this.#redis = redis;
+    this.#sweeper = setInterval(() => this.#sweep(Date.now()), HOLD_MS).unref();
+  }
+
+  /** Takes one request of the key's bucket: at once from a reservation, or after reserving. */
+  bucket(key: string, rule: RateRule): Verdict | Promise<Verdict> {
+    const h = this.#held.get(key);
+    if (h !== undefined && h.tokens > 0 && h.rule === rule && Date.now() < h.until) return this.#take(h);
+    return this.#reserveAndTake(key, rule);
+  }
+
+  #take(h: Held): Verdict {
+    h.tokens--;
+    const interval = (h.rule.seconds * 1000) / h.rule.count;
+    return { allowed: true, remaining: h.remaining + h.tokens, retryAfterMs: 0, resetAt: h.resetAt - h.tokens * interval };
+  }
+
+  async #reserveAndTake(key: string, rule: RateRule): Promise<Verdict> {
+    for (;;) {
+      let h = this.#held.get(key);
+      if (h?.pending) {
+        await h.pending;
+        continue;
+      }
+      const now = Date.now();
+      if (h !== undefined && h.tokens > 0 && h.rule === rule && now < h.until) return this.#take(h);
+      let wanted = 1;
+      if (h !== undefined) {
+        // Used up within its time: ask for more; expired with some left: ask for what was used.
+        wanted = h.tokens === 0 && now < h.until ? Math.min(MAX_RESERVATION, Math.max(1, h.taken) * 2) : Math.max(1, h.taken - h.tokens);
+        this.#giveBack(key, h);
+      }
+      const answer: { refused: Verdict | null } = { refused: null };
+      const held: Held = { rule, taken: 0, tokens: 0, remaining: 0, resetAt: 0, until: 0, pending: null };
+      held.pending = this.#redis.reserve(key, rule, wanted).then(
+        ({ taken, verdict }) => {
+          held.pending = null;
+          held.taken = taken;
+          held.tokens = taken;
+          held.remaining = verdict.remaining;
+          held.resetAt = verdict.resetAt;
+          held.until = Date.now() + HOLD_MS;
+          if (taken === 0) answer.refused = verdict;
+        },
+        (err: unknown) => {
+          this.#held.delete(key);
+          throw err;
+        },
+      );
+      this.#held.set(key, held);
+      await held.pending;
+      if (answer.refused) {
+        if (this.#held.get(key) === held) this.#held.delete(key);
+        return answer.refused;
+      }
+      if (held.tokens > 0) return this.#take(held);
+      // Requests that waited on the same reservation used it up: reserve again.
+    }
+  }
+
+  #giveBack(key: string, h: Held): void {
+    if (h.tokens > 0) this.#redis.giveBack(key, h.rule, h.tokens).catch(() => undefined);
+    h.tokens = 0;
+    this.#held.delete(key);
+  }
+
+  #sweep(now: number): void {
+    for (const [key, h] of this.#held) if (h.pending === null && now >= h.until) this.#giveBack(key, h);
+  }
+
+  /** Gives back what is held (at shutdown). */
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    await Promise.all(
+      [...this.#held].map(([key, h]) => (h.pending === null && h.tokens > 0 ? this.#redis.giveBack(key, h.rule, h.tokens).catch(() => undefined) : undefined)),
+    );
+    this.#held.clear();
   }
 }

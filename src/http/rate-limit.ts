@@ -9,13 +9,14 @@
 //   against nothing;
 // - password checks count against the username (`RATE_LIMIT_AUTH_BY_USERNAME`) and the client
 //   address (`RATE_LIMIT_AUTH_BY_ADDRESS`); a correct password clears the username's count.
-// With REDIS_URL the counts are shared by every process; otherwise they live in this one.
+// With REDIS_URL the counts are shared by every process (request budgets through reservations of
+// several requests at once when a key is busy, see ReservingBuckets); otherwise they live in this one.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config, RateLimitRules, RateRule } from '../config.ts';
 import type { User } from '../db/schema.ts';
 import { ApiError, rateLimitHit } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
-import { MemoryStore, RedisStore, type RateLimitStore, type Verdict } from './rate-limit-store.ts';
+import { MemoryStore, RedisStore, ReservingBuckets, type RateLimitStore, type Verdict } from './rate-limit-store.ts';
 
 /**
  * Which budget a route's requests count against: the user's (or address's), the long-poll one,
@@ -50,6 +51,8 @@ export class RateLimiter {
   /** Redis when configured, else `#memory`. */
   readonly #shared: RateLimitStore;
   readonly #redis: RedisStore | null;
+  /** Request budgets in Redis, counted from reservations (no round trip for most requests). */
+  readonly #reserving: ReservingBuckets | null;
   readonly #memory = new MemoryStore();
   /** The long-poll budgets of this process, by user id. */
   readonly #events = new MemoryStore();
@@ -60,6 +63,7 @@ export class RateLimiter {
     this.#rules = rules;
     this.#log = log;
     this.#redis = redis;
+    this.#reserving = redis && new ReservingBuckets(redis);
     this.#shared = redis ?? this.#memory;
   }
 
@@ -86,8 +90,10 @@ export class RateLimiter {
     const rule = user ? this.#rules.apiByUser : this.#rules.apiByAddress;
     if (rule === null || bucket === 'none') return;
     if (user && bucket === 'events') return answer(reply, rule, this.#events.bucket(user.id, rule));
-    if (this.#redis === null) return answer(reply, rule, this.#memory.bucket(user ? user.id : `a:${http.ip}`, rule));
-    return this.#redis.bucket(user ? `u:${user.id}` : `a:${http.ip}`, rule).then(
+    if (this.#reserving === null) return answer(reply, rule, this.#memory.bucket(user ? user.id : `a:${http.ip}`, rule));
+    const v = this.#reserving.bucket(user ? `u:${user.id}` : `a:${http.ip}`, rule);
+    if (!(v instanceof Promise)) return answer(reply, rule, v);
+    return v.then(
       (verdict) => answer(reply, rule, verdict),
       (err: unknown) => this.#unavailable(err),
     );
@@ -99,7 +105,7 @@ export class RateLimiter {
     if (rule === null) return;
     let v: Verdict;
     try {
-      v = await this.#shared.bucket(`a:${http.ip}`, rule);
+      v = await (this.#reserving ?? this.#shared).bucket(`a:${http.ip}`, rule);
     } catch (err) {
       return this.#unavailable(err);
     }
@@ -147,6 +153,7 @@ export class RateLimiter {
   }
 
   async close(): Promise<void> {
+    await this.#reserving?.close();
     await this.#shared.close();
   }
 }

@@ -5,11 +5,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Realm, Session, User } from '../db/schema.ts';
-import { liveSession } from '../db/queries/sessions.ts';
 import { doTouchSession, sessionTokenHash } from '../actions/sessions.ts';
 import { csrfFailed, notLoggedIn, userDeactivated } from '../lib/errors.ts';
 import { LIMITS } from '../lib/limits.ts';
-import { authenticate, loadUserById, realmForRequest } from './auth.ts';
+import { authenticate, loadSession, loadUserById, realmForRequest } from './auth.ts';
 import { cookieValue, SESSION_COOKIE, setSessionCookies } from './cookies.ts';
 
 type Mode = 'user' | 'optional' | 'none' | 'server';
@@ -49,7 +48,8 @@ export async function authenticateSession(app: AppContext, request: FastifyReque
   if (mode === 'none') return { realm, user: null };
   const token = sessionToken(request);
   const now = Math.floor(Date.now() / 1000);
-  const session = token ? await liveSession(app.db.kysely, sessionTokenHash(token), now) : undefined;
+  const touchDue = (s: Session) => now - s.last_used_at >= LIMITS.sessionTouchSeconds;
+  const session = token ? await loadSession(app, sessionTokenHash(token), now, touchDue) : undefined;
   if (!session || session.realm_id !== realm.id) {
     // An unknown or expired session is no session: the page shows its login form.
     if (mode === 'optional') return { realm, user: null };
@@ -60,7 +60,7 @@ export async function authenticateSession(app: AppContext, request: FastifyReque
   if (!user.is_active) throw userDeactivated();
   if (!SAFE_METHODS.has(request.method)) checkCsrf(request, session);
   // Use renews the session; writing that on every request would make each read a write.
-  if (now - session.last_used_at >= LIMITS.sessionTouchSeconds) {
+  if (touchDue(session)) {
     await doTouchSession(app, session.token_hash, now);
     setSessionCookies(reply, app.config, token!, session.csrf_token);
   }
