@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
-import { MemoryStore, RedisStore, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { MemoryStore, RedisStore, ReservingBuckets, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -84,4 +84,57 @@ test('a log allows count attempts in any window, exactly; unlog gives one back a
     assert.equal(fresh.allowed, true, name);
     assert.equal(fresh.remaining, 2, name);
   }
+});
+
+/** A RedisStore that counts its reservations (round trips to Redis for request budgets). */
+async function countingRedis(t: TestContext, prefix: string): Promise<{ store: RedisStore; reservations: () => number } | null> {
+  if (!(await redisReachable())) {
+    t.skip(`no Redis at ${REDIS_URL}`);
+    return null;
+  }
+  const store = new RedisStore(REDIS_URL, prefix);
+  await store.connect();
+  t.after(() => store.close());
+  let n = 0;
+  const reserve = store.reserve.bind(store);
+  store.reserve = (...args) => (n++, reserve(...args));
+  return { store, reservations: () => n };
+}
+
+test('reserving buckets: two processes near a small limit count one request at a time, exactly, with the same headers as a plain bucket', async (t) => {
+  const prefix = `parley-test-${randomBytes(4).toString('hex')}`;
+  const one = await countingRedis(t, prefix);
+  const two = await countingRedis(t, prefix);
+  if (!one || !two) return;
+  const [a, b] = [new ReservingBuckets(one.store), new ReservingBuckets(two.store)];
+  t.after(() => Promise.all([a.close(), b.close()]));
+  const rule = { count: 5, seconds: 60 };
+  const seen: [boolean, number][] = [];
+  for (let i = 0; i < 7; i++) {
+    const v = await (i % 2 ? b : a).bucket('u:1', rule);
+    seen.push([v.allowed, v.remaining]);
+  }
+  assert.deepEqual(seen, [[true, 4], [true, 3], [true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+});
+
+test('reserving buckets: a busy key with a large budget costs few round trips; what a process holds goes back when it closes', async (t) => {
+  const prefix = `parley-test-${randomBytes(4).toString('hex')}`;
+  const one = await countingRedis(t, prefix);
+  const two = await countingRedis(t, prefix);
+  if (!one || !two) return;
+  const a = new ReservingBuckets(one.store);
+  const b = new ReservingBuckets(two.store);
+  t.after(() => b.close());
+  const rule = { count: 10_000, seconds: 86_400 }; // nothing comes back during the test
+  let last = 0;
+  // Sequential and concurrent requests alike.
+  for (let i = 0; i < 500; i++) last = (await a.bucket('u:1', rule)).remaining;
+  const together = await Promise.all(Array.from({ length: 500 }, () => a.bucket('u:1', rule)));
+  assert.ok(together.every((v) => v.allowed));
+  assert.equal(last, 10_000 - 500);
+  assert.ok(one.reservations() < 40, `${one.reservations()} reservations for 1,000 requests`);
+  // The other process sees what the first used, and after it closes, only what it used.
+  await a.close();
+  const other = await b.bucket('u:1', rule);
+  assert.ok(other.remaining >= 10_000 - 1_001 && other.remaining <= 10_000 - 1_001 + 2, `remaining ${other.remaining}`);
 });
