@@ -2,11 +2,11 @@
 import { route } from '../http/route.ts';
 import { optional, p, path } from '../http/params.ts';
 import { id, isDbId } from '../http/ids.ts';
-import { maxMessageIdForUser, usersInRealm } from '../db/queries/users.ts';
+import { maxMessageIdAndProfile, usersInRealm } from '../db/queries/users.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { realmUrl } from '../lib/realm.ts';
 import { badRequest } from '../lib/errors.ts';
-import { profileDataOfUser, profileDataOfUsers } from '../presenters/profile-field.ts';
+import { presentProfileData, profileDataOfUsers } from '../presenters/profile-field.ts';
 import { checkProfileEntries } from '../actions/profile-fields.ts';
 import { presentUser } from '../presenters/user.ts';
 import { checkCreateUserByAdmin, checkDeactivateUser, checkReactivateUser, checkUpdateUser } from '../actions/users.ts';
@@ -48,10 +48,11 @@ export const userRoutes = [
     params: {},
     async handler({ app, realm, user }) {
       const json = presentUser(user, { clientExternalAvatar: false, realmUrl: realmUrl(app.config, realm) });
+      const { maxMessageId, profile } = await maxMessageIdAndProfile(app.db, realm.id, user.id, !user.is_bot);
       return {
         ...json,
-        max_message_id: await maxMessageIdForUser(app.db, user.id),
-        ...(user.is_bot ? {} : { profile_data: await profileDataOfUser(app.db, realm.id, user.id) }),
+        max_message_id: maxMessageId,
+        ...(user.is_bot ? {} : { profile_data: presentProfileData(profile).get(user.id) ?? {} }),
       };
     },
   }),

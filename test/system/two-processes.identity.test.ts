@@ -19,7 +19,7 @@ interface Pair {
 }
 
 async function twoServers(t: { after(fn: () => Promise<void>): void }): Promise<Pair> {
-  const redis = process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `parley-test-${randomBytes(4).toString('hex')}` } : {};
+  const redis: Record<string, string> = process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `parley-test-${randomBytes(4).toString('hex')}` } : {};
   const a = await startServer({ env: redis });
   const b = await createServer(a.config, { log: createLogger('silent') });
   // The second server goes first: the first one's close drops the test database.

@@ -1,6 +1,7 @@
 import type { Conn, Db, Dialect, Tx } from '../database.ts';
 import type { NewUser, User, UserUpdate } from '../schema.ts';
 import { inChunks, LIST_CHUNK } from '../chunks.ts';
+import { profileValuesOfUser, type ProfileValueRow } from './profile-fields.ts';
 
 type Q = Conn | Tx;
 
@@ -100,6 +101,30 @@ export async function maxMessageIdForUser(db: Db, userId: number): Promise<numbe
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return Number(row?.m ?? -1);
+}
+
+/**
+ * What `GET /users/me` reads besides the user: their newest message ID and, unless `withProfile`
+ * is false (bots), their profile values. One round trip on PostgreSQL (a prepared statement).
+ */
+export async function maxMessageIdAndProfile(db: Db, realmId: number, userId: number, withProfile: boolean): Promise<{ maxMessageId: number; profile: ProfileValueRow[] }> {
+  if (db.prepared === null || !withProfile) {
+    const maxMessageId = await maxMessageIdForUser(db, userId);
+    return { maxMessageId, profile: withProfile ? await profileValuesOfUser(db, realmId, userId) : [] };
+  }
+  type Row = { max_id: number | null } & { [K in keyof ProfileValueRow]: ProfileValueRow[K] | null };
+  // One row at least (the newest message ID), joined with each profile value there is.
+  const rows = await db.prepared<Row>(
+    'select (select max(message_id) from user_messages where user_id = $1) as max_id, v.field_id, v.user_id, v.value, v.rendered_value ' +
+      'from (select 1) as one left join (custom_profile_field_values v join custom_profile_fields f on f.id = v.field_id and f.realm_id = $2) ' +
+      'on v.user_id = $1 order by f."order"',
+    [userId, realmId],
+  );
+  const profile = rows.filter((r): r is Row & ProfileValueRow => r.field_id !== null);
+  return {
+    maxMessageId: rows[0]?.max_id ?? -1,
+    profile: profile.map(({ field_id, user_id, value, rendered_value }) => ({ field_id, user_id, value, rendered_value })),
+  };
 }
 
 /** A user that must exist (just inserted, or named by a row that references it). */
