@@ -173,10 +173,13 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
 /** Statements other than plain selects may write. */
 const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);
 /**
- * A statement that may change what authentication keeps: users or realms rows, or end sessions
- * (a new session was not kept, and a touch only moves its expiry later).
+ * The statement of `touchSession` (queries/sessions.ts), which only makes a session live longer:
+ * what authentication kept of the session stays valid (it reads a session again when it is due
+ * to be touched), so a touch, written on every session once a minute, drops nothing.
  */
-const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && (/\b(users|realms)\b/i.test(text) || /^\s*delete\s+from\s+"?sessions\b/i.test(text));
+const SESSION_TOUCH = /^update "sessions" set "last_used_at" = (\?|\$1), "expires_at" = (\?|\$2) where "token_hash" = (\?|\$3)$/;
+/** A statement that may change what authentication keeps: users, realms or sessions rows. */
+const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && /\b(users|realms|sessions)\b/i.test(text) && !SESSION_TOUCH.test(text);
 
 /** Db.prepared: a name per SQL text, so that each connection prepares a text once. */
 function preparedReads(pool: pgTypes.Pool): Db['prepared'] {

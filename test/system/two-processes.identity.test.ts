@@ -105,3 +105,19 @@ test('an organization deactivated through one server refuses the other\'s reques
   const refused = await viaB('GET', '/api/v1/users/me', a.owner);
   assert.equal(refused.body.code, 'REALM_DEACTIVATED', JSON.stringify(refused.body));
 });
+
+test('a session touch drops nothing authentication kept; other writes to sessions, users and realms do', async (t) => {
+  const { a } = await twoServers(t);
+  const db = a.server.app.db;
+  const writes = db.identityWrites!;
+  const { touchSession, deleteSession } = await import('../../src/db/queries/sessions.ts');
+  const before = writes();
+  assert.notEqual(before, null);
+  await touchSession(db.kysely, 'no-such-hash', 1, 60);
+  assert.equal(writes(), before);
+  await deleteSession(db.kysely, 'no-such-hash');
+  const afterDelete = writes();
+  assert.ok(afterDelete !== null && afterDelete > before!);
+  await db.kysely.updateTable('sessions').set({ expires_at: 0 }).where('token_hash', '=', 'no-such-hash').execute();
+  assert.ok(writes()! > afterDelete);
+});

@@ -13,7 +13,11 @@ export async function liveSession(db: Q, tokenHash: string, now: number): Promis
   return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
 }
 
-/** Records a use: the session now lives `lifetime` seconds from `now`. */
+/**
+ * Records a use: the session now lives `lifetime` seconds from `now`. Its statement is known to
+ * authentication's cache as one that only extends a session (SESSION_TOUCH, database.ts): keep
+ * both the same.
+ */
 export async function touchSession(db: Q, tokenHash: string, now: number, lifetime: number): Promise<void> {
   await db.updateTable('sessions').set({ last_used_at: now, expires_at: now + lifetime }).where('token_hash', '=', tokenHash).execute();
 }
