@@ -278,7 +278,7 @@ export class ReservingBuckets {
 
   async #reserveAndTake(key: string, rule: RateRule): Promise<Verdict> {
     for (;;) {
-      let h = this.#held.get(key);
+      const h = this.#held.get(key);
       if (h?.pending) {
         await h.pending;
         continue;

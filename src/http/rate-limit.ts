@@ -50,7 +50,6 @@ export class RateLimiter {
   readonly #rules: RateLimitRules;
   /** Redis when configured, else `#memory`. */
   readonly #shared: RateLimitStore;
-  readonly #redis: RedisStore | null;
   /** Request budgets in Redis, counted from reservations (no round trip for most requests). */
   readonly #reserving: ReservingBuckets | null;
   readonly #memory = new MemoryStore();
@@ -62,7 +61,6 @@ export class RateLimiter {
   private constructor(rules: RateLimitRules, log: Logger, redis: RedisStore | null) {
     this.#rules = rules;
     this.#log = log;
-    this.#redis = redis;
     this.#reserving = redis && new ReservingBuckets(redis);
     this.#shared = redis ?? this.#memory;
   }
