@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { createServer, type Server } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
+import { deleteSession, touchSession } from '../../src/db/queries/sessions.ts';
+import { deactivateRealm, setTime } from '../helpers/factories.ts';
 import { browserLogin, encodeParams, httpRequest, startServer, type Account, type TestServer } from '../helpers/server.ts';
 
 interface Pair {
@@ -101,16 +103,15 @@ test('an organization deactivated through one server refuses the other\'s reques
   const { a, viaB } = await twoServers(t);
   assert.equal((await viaB('GET', '/api/v1/users/me', a.owner)).status, 200);
   // No API deactivates an organization: the first server's own database handle does it.
-  await a.server.app.db.kysely.updateTable('realms').set({ deactivated: 1 }).execute();
+  await deactivateRealm(a);
   const refused = await viaB('GET', '/api/v1/users/me', a.owner);
   assert.equal(refused.body.code, 'REALM_DEACTIVATED', JSON.stringify(refused.body));
 });
 
-test('a session touch drops nothing authentication kept; other writes to sessions, users and realms do', async (t) => {
+test('a session touch drops nothing authentication kept; other writes to sessions do', async (t) => {
   const { a } = await twoServers(t);
   const db = a.server.app.db;
   const writes = db.identityWrites!;
-  const { touchSession, deleteSession } = await import('../../src/db/queries/sessions.ts');
   const before = writes();
   assert.notEqual(before, null);
   await touchSession(db.kysely, 'no-such-hash', 1, 60);
@@ -118,6 +119,6 @@ test('a session touch drops nothing authentication kept; other writes to session
   await deleteSession(db.kysely, 'no-such-hash');
   const afterDelete = writes();
   assert.ok(afterDelete !== null && afterDelete > before!);
-  await db.kysely.updateTable('sessions').set({ expires_at: 0 }).where('token_hash', '=', 'no-such-hash').execute();
+  await setTime(a, 'sessions', 'expires_at', 0, { token_hash: 'no-such-hash' });
   assert.ok(writes()! > afterDelete);
 });
