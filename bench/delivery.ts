@@ -150,4 +150,5 @@ for (const s of servers) {
       `${median(per).toFixed(1).padStart(6)} ${CALLGRIND ? 'k instr' : 'µs'} [${per.map((c) => c.toFixed(1)).join(' ')}]`,
   );
 }
-for (const s of servers) s.child.kill();
+// An ordinary exit (not a kill), so that a server run with --cpu-prof writes its profile.
+await Promise.all(servers.map((s) => new Promise((resolve) => (s.child.once('exit', resolve), s.child.send({ kind: 'exit' })))));

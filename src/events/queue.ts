@@ -34,10 +34,46 @@ export interface Waiter {
 const toFlush = new Set<EventQueue>();
 
 function flushAll(): void {
+  const now = Date.now();
   for (const q of toFlush) {
     toFlush.delete(q);
-    q.flush();
+    q.flushOrDefer(now);
   }
+}
+
+/**
+ * Queues whose waiting poll is held until their answer gap has passed, in the order they are
+ * due, with one timer for the first. A queue is here at most once.
+ */
+const deferred: EventQueue[] = [];
+let deferredTimer: NodeJS.Timeout | null = null;
+let deferredTimerAt = Infinity;
+
+function defer(q: EventQueue): void {
+  // Appended: with one gap for every queue (the usual case) each is due after those before it.
+  let i = deferred.length;
+  while (i > 0 && deferred[i - 1]!.dueAt > q.dueAt) i--;
+  deferred.splice(i, 0, q);
+  armDeferred();
+}
+
+function armDeferred(): void {
+  const first = deferred[0];
+  if (!first || first.dueAt >= deferredTimerAt) return;
+  if (deferredTimer) clearTimeout(deferredTimer);
+  deferredTimerAt = first.dueAt;
+  deferredTimer = setTimeout(flushDeferred, Math.max(0, first.dueAt - Date.now()));
+}
+
+function flushDeferred(): void {
+  deferredTimer = null;
+  deferredTimerAt = Infinity;
+  const now = Date.now();
+  let n = 0;
+  while (n < deferred.length && deferred[n]!.dueAt <= now) n++;
+  const due = deferred.splice(0, n);
+  for (const q of due) q.flushDeferred();
+  armDeferred();
 }
 
 export class EventQueue {
@@ -51,8 +87,25 @@ export class EventQueue {
   #forms: BaseEvent[] = [];
   #formsFrom: number;
 
-  constructor(readonly data: QueueData) {
+  /**
+   * Milliseconds at least between two answers with events while events keep coming: a poll that
+   * comes back for events within this time of the last answer is held until it has passed, and
+   * gets every event that arrived meanwhile in one answer. A queue answered longer ago than this
+   * (any queue of a quiet server) is answered at once.
+   */
+  readonly #gapMs: number;
+  /** When the last answer with events went out (Date.now()). */
+  #answeredAt = -Infinity;
+  /** In `deferred` (due at `dueAt`). */
+  #deferred = false;
+  dueAt = 0;
+
+  constructor(
+    readonly data: QueueData,
+    gapMs = 0,
+  ) {
     this.#formsFrom = data.lastEventId + 1;
+    this.#gapMs = gapMs;
   }
 
   get id(): string {
@@ -68,10 +121,34 @@ export class EventQueue {
     const queued = { ...event, id: ++this.data.lastEventId } as QueuedEvent;
     this.data.events.push(queued);
     this.#forms.push(event);
-    if (this.waiter) {
+    if (this.waiter && !this.#deferred) {
       if (toFlush.size === 0) setImmediate(flushAll);
       toFlush.add(this);
     }
+  }
+
+  /** Whether an answer with events now would come too soon after the last one (see `#gapMs`). */
+  tooSoon(now: number): boolean {
+    return now - this.#answeredAt < this.#gapMs;
+  }
+
+  /** Records an answer with events going out now. */
+  answered(now: number): void {
+    this.#answeredAt = now;
+  }
+
+  /** Answers the waiting poll at the end of the answer gap (at once if it has passed). */
+  flushOrDefer(now: number): void {
+    if (!this.waiter || this.#deferred) return;
+    if (!this.tooSoon(now)) return this.flush();
+    this.#deferred = true;
+    this.dueAt = this.#answeredAt + this.#gapMs;
+    defer(this);
+  }
+
+  flushDeferred(): void {
+    this.#deferred = false;
+    this.flush();
   }
 
   /** Drops the events the client has acknowledged. */
@@ -111,7 +188,9 @@ export class EventQueue {
     const events = this.newerThan(w.lastEventId);
     if (events.length === 0) return;
     this.waiter = null;
-    this.data.lastActivity = Date.now();
+    const now = Date.now();
+    this.data.lastActivity = now;
+    this.#answeredAt = now;
     w.respond(events);
   }
 

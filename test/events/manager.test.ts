@@ -138,3 +138,50 @@ test('a published event is serialized once per client form, and each queue gets 
   queues.map((q) => q.eventsJson(q.newerThan(-1)));
   assert.equal(serialized, 3);
 });
+
+test('a queue answered within the answer gap gets the events of the gap in one answer; a quiet one at once', async (t) => {
+  t.mock.timers.enable({ apis: ['Date', 'setTimeout'] });
+  const manager = new QueueManager({ timeoutSeconds: 600, heartbeatSeconds: 600, answerGapMs: 10, log: createLogger('silent') });
+  t.after(() => manager.stop());
+  const q = manager.create(client({}), null);
+  const note = (n: number) => manager.publish({ type: 'custom_thing', n } as never, [1]);
+  const turn = () => new Promise((r) => setImmediate(r));
+  const ns = (events: { id: number }[]) => events.map((e) => (e as unknown as { n: number }).n);
+  let answer: { id: number }[] | null = null;
+  const poll = (last: number) => {
+    answer = null;
+    void manager.wait(q, last, false, () => {}).then((events) => (answer = events));
+  };
+  // A quiet queue: the poll is answered in the turn the event arrives, with no time passing.
+  poll(-1);
+  note(1);
+  await turn();
+  assert.deepEqual(ns(answer!), [1]);
+  // Events keep coming: the next poll is held until the gap has passed, then gets them all.
+  poll(0);
+  note(2);
+  await turn();
+  note(3);
+  await turn();
+  assert.equal(answer, null);
+  t.mock.timers.tick(10);
+  await turn();
+  assert.deepEqual(ns(answer!), [2, 3]);
+  // Events already waiting for a poll that comes back within the gap wait for its end too.
+  note(4);
+  poll(2);
+  await turn();
+  assert.equal(answer, null);
+  t.mock.timers.tick(10);
+  await turn();
+  assert.deepEqual(ns(answer!), [4]);
+  // dont_block answers at once, gap or not.
+  note(5);
+  assert.deepEqual(ns(await manager.wait(q, 3, true, () => {})), [5]);
+  // After a quiet time longer than the gap, the next event goes at once again.
+  t.mock.timers.tick(10);
+  poll(4);
+  note(6);
+  await turn();
+  assert.deepEqual(ns(answer!), [6]);
+});
