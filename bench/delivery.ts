@@ -3,12 +3,13 @@
 // long-poll a queue (half of them asking for rendered content, half for raw), against the same
 // sends with no queue at all; the difference over POLLERS is the cost of one delivery: pushing
 // to the queue, waking the poll, its answer, and the client's next poll. Messages go one at a
-// time, each once every poller has it, so each answer carries one event. With --baseline DIR (a
+// time, each once every poller has it, so each answer carries one event; with --rate R they go at
+// R a second regardless, as under load, where one answer may carry several. With --baseline DIR (a
 // checkout's src/), that version runs too, interleaved with this one: an A/B in one run.
 // With --callgrind DIR, the servers run under valgrind's callgrind, and the figures are the
 // instructions they ran (thousands): the machine's load does not change them, but the JIT and
 // the garbage collector still do (two equal rounds differed twofold after 30 warm-up messages).
-// Run: npx tsx bench/delivery.ts [--messages 300] [--pollers 50] [--rounds 5] [--warmup 100]
+// Run: npx tsx bench/delivery.ts [--messages 300] [--pollers 50] [--rounds 5] [--warmup 100] [--rate R]
 //   [--baseline DIR] [--callgrind DIR]
 // (SERVER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof": flags for the servers' node)
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -25,6 +26,8 @@ const POLLERS = Number(args.get('pollers') ?? 50);
 const ROUNDS = Number(args.get('rounds') ?? 5);
 const WARMUP = Number(args.get('warmup') ?? 100);
 const CALLGRIND = args.get('callgrind');
+/** With --rate R, messages go at R a second without waiting for their delivery, so an answer may carry several. */
+const RATE = Number(args.get('rate') ?? 0);
 const dir = path.dirname(fileURLToPath(import.meta.url));
 
 interface Server {
@@ -113,7 +116,18 @@ async function round(s: Server, n: number, withPollers: boolean): Promise<number
   };
   for (let i = 0; i < 20; i++) await one(`warm ${i}`);
   const done = await measure(s);
-  for (let i = 0; i < n; i++) await one(`m${i}`);
+  if (RATE > 0) {
+    const t0 = performance.now();
+    const all: Promise<void>[] = [];
+    for (let i = 0; i < n; i++) {
+      const wait = t0 + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      all.push(one(`m${i}`));
+    }
+    await Promise.all(all);
+  } else {
+    for (let i = 0; i < n; i++) await one(`m${i}`);
+  }
   const cost = await done();
   running = false;
   await send(s, 'stop');
