@@ -63,6 +63,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   const queues = new QueueManager({
     timeoutSeconds: config.eventQueueTimeoutSeconds,
     heartbeatSeconds: config.heartbeatSeconds,
+    answerGapMs: config.eventAnswerGapMs,
     maxQueuesPerUser: config.maxEventQueuesPerUser,
     sessionLive: async (tokenHash) => (await liveSession(db.kysely, tokenHash, Math.floor(Date.now() / 1000))) !== undefined,
     log,

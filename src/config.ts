@@ -24,6 +24,8 @@ export interface Config {
   eventQueueTimeoutSeconds: number;
   /** Seconds a long-poll waits before answering with a heartbeat. */
   heartbeatSeconds: number;
+  /** Milliseconds at least between two answers to one event queue while events keep coming (0: none). */
+  eventAnswerGapMs: number;
   maxFileUploadSizeMib: number;
   /** Where other processes reach this one to forward long-polls (REDIS_URL deployments). */
   internalUrl: string | null;
@@ -204,6 +206,7 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     logLevel: get('log-level') ?? 'info',
     eventQueueTimeoutSeconds: intSetting(env.EVENT_QUEUE_TIMEOUT_SECONDS ?? '600', 'EVENT_QUEUE_TIMEOUT_SECONDS', 1, 86400),
     heartbeatSeconds: intSetting(env.HEARTBEAT_SECONDS ?? '50', 'HEARTBEAT_SECONDS', 1, 600),
+    eventAnswerGapMs: intSetting(env.EVENT_ANSWER_GAP_MS ?? '10', 'EVENT_ANSWER_GAP_MS', 0, 1000),
     maxFileUploadSizeMib: intSetting(env.MAX_FILE_UPLOAD_SIZE_MIB ?? '25', 'MAX_FILE_UPLOAD_SIZE_MIB', 1, 10240),
     uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : DEFAULT_WEB_DIR,
