@@ -21,6 +21,7 @@ import { migrations } from './migrations/index.ts';
 import type { Dialect } from './migrations/util.ts';
 import { lazy } from '../lazy.ts';
 import { IdentitySync } from './identity-sync.ts';
+import { Checkpointer } from './checkpoint.ts';
 
 export type { Dialect };
 export type Tx = Transaction<Database>;
@@ -138,7 +139,18 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
+  // Checkpoints run on a worker thread (checkpoint.ts), not inside this connection's commits; a
+  // log that grew long while they fell behind is cut back when it starts over.
+  file.pragma('wal_autocheckpoint = 0');
+  file.pragma('journal_size_limit = 67108864');
   registerSqliteFunctions(file);
+  const checkpoints = new Checkpointer({
+    file: file.name,
+    onFailure: (err) => {
+      process.emitWarning(`${err.message}; checkpoints run in commits again`);
+      if (file.open) file.pragma('wal_autocheckpoint = 1000');
+    },
+  });
   const wal = new WalSync(`${file.name}-wal`);
   const statements = new StatementCache(file, () => wal.written());
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
@@ -158,10 +170,14 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
     kysely,
     dialect: 'sqlite',
     identityWrites,
-    sync: () => wal.sync(),
+    sync: () => {
+      checkpoints.committed();
+      return wal.sync();
+    },
     direct: () => (file.inTransaction ? null : reads),
     prepared: null,
     close: async () => {
+      await checkpoints.close();
       await kysely.destroy();
       await wal.close();
     },
@@ -169,6 +185,19 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   await migrate(db, migrateOpts);
   return db;
 }
+
+/**
+ * A savepoint inside a transaction (SQLite): `release` keeps what ran since `begin`, `rollback`
+ * undoes it and leaves the rest of the transaction as it was.
+ */
+export const savepoint = {
+  begin: (tx: Tx) => sql`savepoint parley_part`.execute(tx),
+  release: (tx: Tx) => sql`release parley_part`.execute(tx),
+  async rollback(tx: Tx): Promise<void> {
+    await sql`rollback to parley_part`.execute(tx);
+    await sql`release parley_part`.execute(tx);
+  },
+};
 
 /** Statements other than plain selects may write. */
 const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);

@@ -16,7 +16,7 @@ import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
 import { realmSettings, realmUrl } from '../../lib/realm.ts';
 import { checkTopic, hasBadCharacters } from '../../lib/validate.ts';
 import { presentMessage } from '../../presenters/message.ts';
-import { runAction, type ActionScope } from '../action.ts';
+import { runGroupedAction, type ActionScope } from '../action.ts';
 import type { MessageEvent } from '../../events/event-types/message.ts';
 import { usersWhoMuted } from '../../db/queries/muted-users.ts';
 import { queueLinkPreviews } from '../link-previews.ts';
@@ -99,7 +99,8 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   const url = realmUrl(app.config, realm);
   const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });
 
-  const messageId = await runAction(app, async (scope) => {
+  // Concurrent sends share a transaction (runGroupedAction), each in a savepoint of its own.
+  const messageId = await runGroupedAction(app, async (scope) => {
     let recipientId: number;
     let receivers: number[];
     if (a.type === 'stream') {

@@ -1,0 +1,168 @@
+// WAL checkpoints off the event loop (issue 19). SQLite's automatic checkpoint runs inside the
+// commit that crosses its threshold, on the connection that commits: about one send in eight
+// stopped the whole process for the copy into the database file and its two flushes (5-50 ms
+// here). The main connection turns it off (wal_autocheckpoint = 0) and a worker thread, with a
+// connection of its own, runs passive checkpoints instead: they never block the writer, and the
+// writer starts the log over once a checkpoint has copied all of it.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+const require = createRequire(import.meta.url);
+
+// The worker's whole program: plain CommonJS, so that it runs the same under tsx and compiled.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    const r = db.pragma('wal_checkpoint(PASSIVE)')[0];
+    parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed });
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+  }
+});
+`;
+
+export interface CheckpointerOptions {
+  /** The database file. */
+  file: string;
+  /** At least this long between the starts of two checkpoints while commits go on. */
+  intervalMs?: number;
+  /** The worker stops after this long without commits (it costs about 10 MB while it runs). */
+  idleMs?: number;
+  /** Called when the worker fails: the caller turns SQLite's own checkpoints back on. */
+  onFailure: (err: Error) => void;
+}
+
+/**
+ * Runs passive checkpoints on a worker thread while commits go on: `committed()` after commits
+ * (cheap; at most one checkpoint runs at a time, one per interval). The worker starts on the
+ * first commit and stops after a quiet spell.
+ */
+export class Checkpointer {
+  readonly #opts: Required<CheckpointerOptions>;
+  #worker: Worker | null = null;
+  /** Resolves when the latest worker has exited (closed its connection). */
+  #exited: Promise<void> = Promise.resolve();
+  #running = false;
+  #pending = false;
+  #lastStart = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #idleTimer: NodeJS.Timeout | null = null;
+  #failed = false;
+  #closed = false;
+  /** Resolves when the running checkpoint ends (for close and tests). */
+  #done: Promise<void> = Promise.resolve();
+  #finish: () => void = () => undefined;
+  /** Checkpoints run so far, and the log's size in frames after the latest. */
+  stats = { checkpoints: 0, lastLogFrames: 0 };
+
+  constructor(opts: CheckpointerOptions) {
+    this.#opts = { intervalMs: 200, idleMs: 10_000, ...opts };
+  }
+
+  committed(): void {
+    if (this.#failed || this.#closed) return;
+    this.#pending = true;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#running || this.#timer || !this.#pending) return;
+    const wait = this.#lastStart + this.#opts.intervalMs - Date.now();
+    if (wait > 0) {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        this.#schedule();
+      }, wait);
+      this.#timer.unref();
+      return;
+    }
+    this.#run();
+  }
+
+  #run(): void {
+    this.#pending = false;
+    this.#running = true;
+    this.#lastStart = Date.now();
+    this.#done = new Promise((resolve) => (this.#finish = resolve));
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
+    const worker = (this.#worker ??= this.#start());
+    worker.postMessage('checkpoint');
+  }
+
+  #start(): Worker {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver: require.resolve('better-sqlite3'), file: this.#opts.file },
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
+    });
+    worker.unref();
+    this.#exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (m: { log?: number; error?: string }) => {
+      this.#running = false;
+      this.#finish();
+      if (m.error !== undefined) return this.#fail(new Error(`WAL checkpoint failed: ${m.error}`));
+      this.stats.checkpoints++;
+      this.stats.lastLogFrames = m.log ?? 0;
+      if (this.#closed) return;
+      this.#schedule();
+      if (!this.#running && !this.#timer) {
+        this.#idleTimer = setTimeout(() => this.#stopWorker(), this.#opts.idleMs);
+        this.#idleTimer.unref();
+      }
+    });
+    worker.on('error', (err) => this.#fail(err));
+    worker.on('exit', () => {
+      if (this.#worker === worker) this.#worker = null;
+      if (this.#running) {
+        this.#running = false;
+        this.#finish();
+        if (!this.#closed) this.#fail(new Error('WAL checkpoint worker exited'));
+      }
+    });
+    return worker;
+  }
+
+  #stopWorker(): void {
+    this.#idleTimer = null;
+    const worker = this.#worker;
+    if (!worker || this.#running) return;
+    this.#worker = null;
+    worker.ref();
+    worker.postMessage('close');
+  }
+
+  #fail(err: Error): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    void this.#worker?.terminate();
+    this.#worker = null;
+    this.#opts.onFailure(err);
+  }
+
+  /** Waits for a running checkpoint, then closes the worker's connection. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#timer = this.#idleTimer = null;
+    // The worker does not keep the process alive, except while close waits for it.
+    const worker = this.#worker;
+    this.#worker = null;
+    worker?.ref();
+    await this.#done;
+    worker?.postMessage('close');
+    await this.#exited;
+  }
+}
