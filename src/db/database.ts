@@ -366,6 +366,8 @@ class StatementCache implements SqliteDatabase {
 
   #compile(text: string): SqliteStatement {
     const stmt = this.#file.prepare(text);
+    const width = rowsWidth(text);
+    if (width !== null) return this.#compileRows(stmt, width);
     if (!MAY_WRITE(text)) return stmt as unknown as SqliteStatement;
     const identity = IDENTITY_WRITE(text);
     const wrote = () => {
@@ -394,6 +396,55 @@ class StatementCache implements SqliteDatabase {
       },
     };
   }
+
+  /** A one-row write run once per `width` parameters (see `eachRow`). */
+  #compileRows(stmt: SQLite.Statement, width: number): SqliteStatement {
+    const run = (params: readonly unknown[]) => {
+      if (params.length % width !== 0) throw new Error(`Row statement: ${params.length} parameters for rows of ${width}`);
+      let changes = 0;
+      let lastInsertRowid: number | bigint = 0;
+      try {
+        for (let i = 0; i < params.length; i += width) {
+          const r = stmt.run(params.slice(i, i + width) as unknown[]);
+          changes += r.changes;
+          lastInsertRowid = r.lastInsertRowid;
+        }
+      } finally {
+        this.#written();
+      }
+      return { changes, lastInsertRowid };
+    };
+    return {
+      reader: false,
+      run,
+      all: () => {
+        throw new Error('Row statements return no rows');
+      },
+      iterate: () => {
+        throw new Error('Row statements return no rows');
+      },
+    };
+  }
+}
+
+const ROWS_MARK = /^\/\* parley:rows (\d+) \*\/ /;
+
+/** The row width of a statement made by `eachRow`, or null. */
+function rowsWidth(text: string): number | null {
+  const m = ROWS_MARK.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * SQLite: the text of a one-row write (`width` parameters) that runs once per row when given
+ * the parameters of many rows one after another: one call through the query builder for all
+ * of them (its executor costs more than SQLite's insert of a row), and one kept prepared
+ * statement whatever the count. A VALUES list of many rows runs several times slower in SQLite
+ * than the same rows through a one-row statement. Not for statements that write users or realms.
+ */
+export function eachRow(oneRowSql: string, width: number): string {
+  if (IDENTITY_WRITE(oneRowSql)) throw new Error('eachRow does not count identity writes');
+  return `/* parley:rows ${width} */ ${oneRowSql}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { isSqlite, type Conn, type Tx } from '../database.ts';
+import { eachRow, isSqlite, type Conn, type Tx } from '../database.ts';
 import type { Message } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -9,19 +9,18 @@ export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promis
   return row.id;
 }
 
-/** SQLite's one-row insert into user_messages, compiled on first use. */
-let oneUserMessageSql: string | null = null;
+/** SQLite's insert of user_messages rows, one prepared statement run per row (`eachRow`). */
+let userMessagesSql: string | null = null;
 
 export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser: Map<number, number>): Promise<void> {
   if (isSqlite(tx)) {
-    // SQLite runs a VALUES list of many rows several times slower than the same rows inserted
-    // one by one through one prepared statement.
-    oneUserMessageSql ??= tx.insertInto('user_messages').values({ user_id: 0, message_id: 0, flags: 0 }).compile().sql;
-    for (const [userId, flags] of flagsByUser) await tx.executeQuery(CompiledQuery.raw(oneUserMessageSql, [userId, messageId, flags]));
+    userMessagesSql ??= eachRow(tx.insertInto('user_messages').values({ user_id: 0, message_id: 0, flags: 0 }).compile().sql, 3);
+    const params: number[] = [];
+    for (const [userId, flags] of flagsByUser) params.push(userId, messageId, flags);
+    if (params.length > 0) await tx.executeQuery(CompiledQuery.raw(userMessagesSql, params));
     return;
   }
   const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
-  // Stay well under SQLite's limit on bound parameters per statement.
   for (let i = 0; i < rows.length; i += 500) {
     await tx.insertInto('user_messages').values(rows.slice(i, i + 500)).execute();
   }

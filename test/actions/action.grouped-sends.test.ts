@@ -1,0 +1,60 @@
+// Sends made in the same turn of the event loop share one transaction on SQLite (each in a
+// savepoint of its own): each keeps its own outcome, and the events follow the commit in order.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../helpers/server.ts';
+import { checkSendMessage } from '../../src/actions/messages/send.ts';
+import type { Tx } from '../../src/db/database.ts';
+
+test('concurrent sends: a failing one fails alone, the others commit with their events in order', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Group' }] });
+  const bob = await s.createUser('Bob');
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Group' }] }, bob);
+  const { app } = s.server;
+  const db = app.db.kysely;
+  const owner = await db.selectFrom('users').selectAll().where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+  const realm = await db.selectFrom('realms').selectAll().where('id', '=', owner.realm_id).executeTakeFirstOrThrow();
+  const stream = await db.selectFrom('streams').selectAll().where('name', '=', 'Group').executeTakeFirstOrThrow();
+  const before = s.published.length;
+  const txs = new Set<Tx>();
+  const send = (i: number) =>
+    checkSendMessage(app, owner, realm, {
+      addressee: { type: 'stream', stream, topic: 'burst' },
+      content: `message ${i}`,
+      inTransaction: async (scope) => {
+        txs.add(scope.tx);
+        if (i === 2) throw new Error('refused in its transaction');
+      },
+    });
+  const results = await Promise.allSettled([0, 1, 2, 3].map(send));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
+  assert.match(String((results[2] as PromiseRejectedResult).reason), /refused in its transaction/);
+  const ids = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'IDs in the order of the calls');
+  if (app.db.dialect === 'sqlite') assert.equal(txs.size, 1, 'one transaction for the group');
+
+  const stored = await db.selectFrom('messages').select(['id', 'content']).where('stream_id', '=', stream.id).where('topic', '=', 'burst').orderBy('id').execute();
+  assert.deepEqual(stored, ids.map((id, k) => ({ id, content: `message ${[0, 1, 3][k]}` })));
+  const rows = await db.selectFrom('user_messages').select(['message_id', 'user_id']).where('message_id', 'in', ids).execute();
+  assert.equal(rows.length, ids.length * 2, 'a row per receiver of each kept message');
+
+  const events = s.published.slice(before).filter((p) => p.event.type === 'message');
+  for (const id of ids) {
+    const receivers = events.filter((p) => p.event.message.id === id).flatMap((p) => p.userIds);
+    assert.deepEqual(receivers.sort((a, b) => a - b), [owner.id, bob.id].sort((a, b) => a - b), `receivers of ${id}`);
+  }
+  const order = [...new Set(events.map((p) => p.event.message.id as number))];
+  assert.deepEqual(order, ids, 'events published in commit order, none for the failed send');
+
+  // What was acknowledged is readable through the API.
+  const fetched = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'topic', operand: 'burst' }] }, bob);
+  assert.deepEqual(
+    (fetched.messages as { id: number }[]).map((m) => m.id),
+    ids,
+  );
+});
