@@ -1,6 +1,6 @@
 // Every mutation runs through runAction: one transaction, and its events sent after commit.
 import type { AppContext } from '../context.ts';
-import { savepoint, type Dialect, type Tx } from '../db/database.ts';
+import type { Dialect, Tx } from '../db/database.ts';
 import type { ParleyEvent } from '../events/registry.ts';
 
 export interface ActionScope {
@@ -55,26 +55,29 @@ interface GroupedJob {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   pending: { event: ParleyEvent; userIds: number[] }[];
-  outcome: { ok: true; value: unknown } | { ok: false; error: unknown } | null;
+  value: unknown;
 }
 
 const groups = new WeakMap<AppContext, GroupedJob[]>();
 
 /**
  * runAction for actions that come in bursts (sends), on SQLite: the actions called in one turn
- * of the event loop share one transaction and one commit, each inside a savepoint of its own.
- * On SQLite a commit writes every page it changed to the log: a message's 50 recipients touch
- * some 100 index pages, and messages committed together to the same people share those pages
- * (four at once write a third of the bytes and take a third of the CPU). Each action keeps its
- * guarantees: one that throws is rolled back to its savepoint alone and fails alone; the others'
- * events are published after the commit, in the order the actions ran; each caller's answer
- * waits until the commit is on disk. PostgreSQL, whose connections run transactions side by
- * side, runs each action on its own (runAction).
+ * of the event loop run one after the other in one transaction, with one commit. On SQLite a
+ * commit writes every page it changed to the log: a message's 50 recipients touch some 100
+ * index pages, and messages committed together to the same people share those pages (four at
+ * once write a third of the bytes and take a third of the CPU). Each action keeps its
+ * guarantees: when one throws, the transaction is rolled back, that one fails with its error
+ * and the others run again without it (an action changes nothing but the database and its
+ * events, so running it again is safe); events are published after the commit, in the order
+ * the actions ran; each caller's answer waits until the commit is on disk. (A savepoint per
+ * action would keep the others' work instead, but SQLite then copies every page an action
+ * touches to a statement journal: as much again as the log.) PostgreSQL, whose connections run
+ * transactions side by side, runs each action on its own (runAction).
  */
 export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) => Promise<T>): Promise<T> {
   if (app.db.dialect !== 'sqlite') return runAction(app, fn);
   return new Promise<T>((resolve, reject) => {
-    const job: GroupedJob = { fn, resolve: resolve as (value: unknown) => void, reject, pending: [], outcome: null };
+    const job: GroupedJob = { fn, resolve: resolve as (value: unknown) => void, reject, pending: [], value: undefined };
     let jobs = groups.get(app);
     if (!jobs) {
       jobs = [];
@@ -91,55 +94,48 @@ export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) =>
 }
 
 async function runGroup(app: AppContext, jobs: GroupedJob[]): Promise<void> {
-  const alone = jobs.length === 1;
+  let failed: { index: number; error: unknown } | null = null;
   try {
     await app.db.kysely.transaction().execute(async (tx) => {
-      for (const job of jobs) {
+      for (const [index, job] of jobs.entries()) {
+        job.pending = [];
         const scope: ActionScope = {
           tx,
           dialect: app.db.dialect,
           now: Math.floor(Date.now() / 1000),
           emit: (event, userIds) => job.pending.push({ event, userIds: [...userIds] }),
         };
-        // A group of one rolls back as a whole, as runAction does.
-        if (alone) {
-          job.outcome = { ok: true, value: await job.fn(scope) };
-          continue;
-        }
-        await savepoint.begin(tx);
         try {
-          job.outcome = { ok: true, value: await job.fn(scope) };
+          job.value = await job.fn(scope);
         } catch (error) {
-          job.outcome = { ok: false, error };
-          job.pending = [];
-          await savepoint.rollback(tx);
-          continue;
+          failed = { index, error };
+          throw error;
         }
-        await savepoint.release(tx);
       }
     });
   } catch (error) {
-    // The transaction itself failed (the commit, or a rollback SQLite refused): nothing of the
-    // group was kept.
-    for (const job of jobs) if (job.outcome?.ok !== false) job.outcome = { ok: false, error };
+    const f = failed as { index: number; error: unknown } | null;
+    if (!f) {
+      // The commit itself failed: nothing of the group was kept.
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    jobs[f.index]!.reject(f.error);
+    const others = jobs.filter((_job, i) => i !== f.index);
+    if (others.length > 0) await runGroup(app, others);
+    return;
   }
-  let synced: { ok: true } | { ok: false; error: unknown } = { ok: true };
   try {
     // Published at once, in commit order (see runAction).
     for (const job of jobs) {
-      if (!job.outcome?.ok) continue;
       for (const { event, userIds } of job.pending) {
         if (userIds.length > 0) app.events.publish(event, userIds);
       }
     }
-    if (jobs.some((j) => j.outcome?.ok)) await app.db.sync();
+    await app.db.sync();
   } catch (error) {
-    synced = { ok: false, error };
+    for (const job of jobs) job.reject(error);
+    return;
   }
-  for (const job of jobs) {
-    const outcome = job.outcome!;
-    if (!outcome.ok) job.reject(outcome.error);
-    else if (!synced.ok) job.reject(synced.error);
-    else job.resolve(outcome.value);
-  }
+  for (const job of jobs) job.resolve(job.value);
 }

@@ -186,19 +186,6 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   return db;
 }
 
-/**
- * A savepoint inside a transaction (SQLite): `release` keeps what ran since `begin`, `rollback`
- * undoes it and leaves the rest of the transaction as it was.
- */
-export const savepoint = {
-  begin: (tx: Tx) => sql`savepoint parley_part`.execute(tx),
-  release: (tx: Tx) => sql`release parley_part`.execute(tx),
-  async rollback(tx: Tx): Promise<void> {
-    await sql`rollback to parley_part`.execute(tx);
-    await sql`release parley_part`.execute(tx);
-  },
-};
-
 /** Statements other than plain selects may write. */
 const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);
 /**

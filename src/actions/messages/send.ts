@@ -99,7 +99,9 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   const url = realmUrl(app.config, realm);
   const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });
 
-  // Concurrent sends share a transaction (runGroupedAction), each in a savepoint of its own.
+  // Concurrent sends share a transaction and its commit (runGroupedAction): this function may
+  // run again when a send grouped with it fails, so it changes nothing but the database and
+  // its events.
   const messageId = await runGroupedAction(app, async (scope) => {
     let recipientId: number;
     let receivers: number[];
