@@ -9,7 +9,7 @@ import { canPostToStream } from '../../lib/permissions.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
 import { FLAG_BITS, flagNames } from '../../db/flags.ts';
 import { LIMITS } from '../../lib/limits.ts';
-import { loadMessageRelations } from '../../lib/messages.ts';
+import { loadMessageRelations, newStreamMessageRelations } from '../../lib/messages.ts';
 import { renderMessage } from '../../lib/message-render.ts';
 import { topicParticipantIds } from '../../db/queries/render-refs.ts';
 import { claimAttachments, emitAttachmentUpdates } from '../uploads.ts';
@@ -132,7 +132,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       has_image: rendered.hasImage ? 1 : 0,
     };
     const id = await insertMessage(scope.tx, row);
-    await addWidgetOnSend(scope.tx, { id, sender_id: sender.id, content });
+    const widget = await addWidgetOnSend(scope.tx, { id, sender_id: sender.id, content });
     // A stream that had messages when the request began has its first one already.
     if (a.type === 'stream' && a.stream.first_message_id === null && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
       scope.emit(
@@ -161,7 +161,11 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
 
     // One event per distinct set of flags: the message is the same, the flags are the receiver's.
     const message: Message = { id, ...row };
-    const rel = (await loadMessageRelations(scope.tx, realm, url, [message])).get(id)!;
+    // A stream message without a widget has no relations but its sender, stream and topic links.
+    const rel =
+      a.type === 'stream' && !widget
+        ? await newStreamMessageRelations(scope.tx, realm, url, message, sender, a.stream.name)
+        : (await loadMessageRelations(scope.tx, realm, url, [message])).get(id)!;
     const json = presentMessage(message, rel, { applyMarkdown: true, clientExternalAvatar: false });
     const byFlags = new Map<number, number[]>();
     for (const [userId, flags] of flagsByUser) {

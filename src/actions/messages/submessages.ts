@@ -19,10 +19,12 @@ export interface SubmessageInput {
 }
 
 /** Writes the widget submessage of a message whose content starts with `/poll` or `/todo`. */
-export async function addWidgetOnSend(tx: ActionScope['tx'], message: Pick<Message, 'id' | 'sender_id' | 'content'>): Promise<void> {
+/** Adds the widget a message's content asks for; true if there was one. */
+export async function addWidgetOnSend(tx: ActionScope['tx'], message: Pick<Message, 'id' | 'sender_id' | 'content'>): Promise<boolean> {
   const widget = widgetFromContent(message.content);
-  if (!widget) return;
+  if (!widget) return false;
   await insertSubmessage(tx, { message_id: message.id, sender_id: message.sender_id, msg_type: 'widget', content: JSON.stringify(widget) });
+  return true;
 }
 
 export async function checkAddSubmessage(app: AppContext, user: User, input: SubmessageInput): Promise<number> {
