@@ -1,0 +1,51 @@
+// WAL checkpoints on a worker thread (issue 19): they copy the log into the database while the
+// main connection goes on committing, the log starts over once copied, and a worker that fails
+// says so (the database then checkpoints in its commits again).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Checkpointer } from '../../src/db/checkpoint.ts';
+
+test('Checkpointer: the log is copied into the database off the event loop, and starts over', async (t) => {
+  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'parley-ckpt-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'db');
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec('create table t (id integer primary key, v text)');
+  const failures: Error[] = [];
+  const checkpoints = new Checkpointer({ file, intervalMs: 0, onFailure: (err) => failures.push(err) });
+  const insert = db.prepare('insert into t (v) values (?)');
+  const writeSome = () => {
+    for (let i = 0; i < 200; i++) insert.run('x'.repeat(2000));
+  };
+  const checkpointed = async (n: number) => {
+    while (checkpoints.stats.checkpoints < n) await new Promise((r) => setTimeout(r, 5));
+  };
+  writeSome();
+  checkpoints.committed();
+  await checkpointed(1);
+  const size = fs.statSync(`${file}-wal`).size;
+  // Everything was copied: the next commit writes the log from its start, and it grows no more.
+  assert.deepEqual(db.pragma('wal_checkpoint(PASSIVE)'), [{ busy: 0, log: checkpoints.stats.lastLogFrames, checkpointed: checkpoints.stats.lastLogFrames }]);
+  writeSome();
+  checkpoints.committed();
+  await checkpointed(2);
+  writeSome();
+  assert.equal(fs.statSync(`${file}-wal`).size, size);
+  await checkpoints.close();
+  assert.deepEqual(failures, []);
+  assert.equal((db.prepare('select count(*) as n from t').get() as { n: number }).n, 600);
+  db.close();
+});
+
+test('Checkpointer: a worker that cannot open the database reports it once', async () => {
+  const failed = new Promise<Error>((resolve) => {
+    const checkpoints = new Checkpointer({ file: '/nonexistent/parley/db', onFailure: resolve });
+    checkpoints.committed();
+  });
+  assert.match((await failed).message, /unable to open|directory does not exist|SQLITE_CANTOPEN/i);
+});
