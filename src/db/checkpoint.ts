@@ -122,7 +122,9 @@ export class Checkpointer {
     });
     worker.on('error', (err) => this.#fail(err));
     worker.on('exit', () => {
-      if (this.#worker === worker) this.#worker = null;
+      // A worker stopped for idleness may exit after the next one has started.
+      if (this.#worker !== worker) return;
+      this.#worker = null;
       if (this.#running) {
         this.#running = false;
         this.#finish();

@@ -49,3 +49,25 @@ test('Checkpointer: a worker that cannot open the database reports it once', asy
   });
   assert.match((await failed).message, /unable to open|directory does not exist|SQLITE_CANTOPEN/i);
 });
+
+test('Checkpointer: the worker stops when commits stop and starts again with the next', async (t) => {
+  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'parley-ckpt-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'db');
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec('create table t (id integer primary key)');
+  const failures: Error[] = [];
+  const checkpoints = new Checkpointer({ file, intervalMs: 0, idleMs: 1, onFailure: (err) => failures.push(err) });
+  for (let round = 1; round <= 3; round++) {
+    db.prepare('insert into t default values').run();
+    checkpoints.committed();
+    while (checkpoints.stats.checkpoints < round) await new Promise((r) => setTimeout(r, 5));
+    // The idle worker is told to stop, and exits while the next one runs a checkpoint.
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await checkpoints.close();
+  assert.deepEqual(failures, []);
+  db.close();
+});
