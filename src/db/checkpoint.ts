@@ -51,7 +51,8 @@ export class Checkpointer {
   #worker: Worker | null = null;
   /** Resolves when the latest worker has exited (closed its connection). */
   #exited: Promise<void> = Promise.resolve();
-  #running = false;
+  /** The worker running a checkpoint now, if any. */
+  #runningOn: Worker | null = null;
   #pending = false;
   #lastStart = 0;
   #timer: NodeJS.Timeout | null = null;
@@ -75,7 +76,7 @@ export class Checkpointer {
   }
 
   #schedule(): void {
-    if (this.#running || this.#timer || !this.#pending) return;
+    if (this.#runningOn || this.#timer || !this.#pending) return;
     const wait = this.#lastStart + this.#opts.intervalMs - Date.now();
     if (wait > 0) {
       this.#timer = setTimeout(() => {
@@ -90,12 +91,12 @@ export class Checkpointer {
 
   #run(): void {
     this.#pending = false;
-    this.#running = true;
     this.#lastStart = Date.now();
     this.#done = new Promise((resolve) => (this.#finish = resolve));
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
     const worker = (this.#worker ??= this.#start());
+    this.#runningOn = worker;
     worker.postMessage('checkpoint');
   }
 
@@ -108,28 +109,30 @@ export class Checkpointer {
     worker.unref();
     this.#exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (m: { log?: number; error?: string }) => {
-      this.#running = false;
+      if (this.#runningOn !== worker) return;
+      this.#runningOn = null;
       this.#finish();
       if (m.error !== undefined) return this.#fail(new Error(`WAL checkpoint failed: ${m.error}`));
       this.stats.checkpoints++;
       this.stats.lastLogFrames = m.log ?? 0;
       if (this.#closed) return;
       this.#schedule();
-      if (!this.#running && !this.#timer) {
+      if (!this.#runningOn && !this.#timer) {
         this.#idleTimer = setTimeout(() => this.#stopWorker(), this.#opts.idleMs);
         this.#idleTimer.unref();
       }
     });
-    worker.on('error', (err) => this.#fail(err));
+    // A worker stopped for idleness may exit after the next one has started: only the current
+    // one's end, or the end of the one running a checkpoint, matters.
+    worker.on('error', (err) => {
+      if (this.#worker === worker || this.#runningOn === worker) this.#fail(err);
+    });
     worker.on('exit', () => {
-      // A worker stopped for idleness may exit after the next one has started.
-      if (this.#worker !== worker) return;
-      this.#worker = null;
-      if (this.#running) {
-        this.#running = false;
-        this.#finish();
-        if (!this.#closed) this.#fail(new Error('WAL checkpoint worker exited'));
-      }
+      if (this.#worker === worker) this.#worker = null;
+      if (this.#runningOn !== worker) return;
+      this.#runningOn = null;
+      this.#finish();
+      if (!this.#closed) this.#fail(new Error('WAL checkpoint worker exited'));
     });
     return worker;
   }
@@ -137,7 +140,7 @@ export class Checkpointer {
   #stopWorker(): void {
     this.#idleTimer = null;
     const worker = this.#worker;
-    if (!worker || this.#running) return;
+    if (!worker || this.#runningOn) return;
     this.#worker = null;
     worker.ref();
     worker.postMessage('close');
