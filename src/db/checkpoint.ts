@@ -66,7 +66,7 @@ export class Checkpointer {
   stats = { checkpoints: 0, lastLogFrames: 0 };
 
   constructor(opts: CheckpointerOptions) {
-    this.#opts = { intervalMs: 200, idleMs: 10_000, ...opts };
+    this.#opts = { intervalMs: 200, idleMs: 5_000, ...opts };
   }
 
   committed(): void {
