@@ -55,6 +55,7 @@ interface GroupedJob {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   pending: { event: ParleyEvent; userIds: number[] }[];
+  endedSessions: Set<number>;
   value: unknown;
 }
 
@@ -77,7 +78,7 @@ const groups = new WeakMap<AppContext, GroupedJob[]>();
 export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) => Promise<T>): Promise<T> {
   if (app.db.dialect !== 'sqlite') return runAction(app, fn);
   return new Promise<T>((resolve, reject) => {
-    const job: GroupedJob = { fn, resolve: resolve as (value: unknown) => void, reject, pending: [], value: undefined };
+    const job: GroupedJob = { fn, resolve: resolve as (value: unknown) => void, reject, pending: [], endedSessions: new Set(), value: undefined };
     let jobs = groups.get(app);
     if (!jobs) {
       jobs = [];
@@ -99,11 +100,13 @@ async function runGroup(app: AppContext, jobs: GroupedJob[]): Promise<void> {
     await app.db.kysely.transaction().execute(async (tx) => {
       for (const [index, job] of jobs.entries()) {
         job.pending = [];
+        job.endedSessions = new Set();
         const scope: ActionScope = {
           tx,
           dialect: app.db.dialect,
           now: Math.floor(Date.now() / 1000),
           emit: (event, userIds) => job.pending.push({ event, userIds: [...userIds] }),
+          sessionsEnded: (userId) => job.endedSessions.add(userId),
         };
         try {
           job.value = await job.fn(scope);
@@ -131,6 +134,7 @@ async function runGroup(app: AppContext, jobs: GroupedJob[]): Promise<void> {
       for (const { event, userIds } of job.pending) {
         if (userIds.length > 0) app.events.publish(event, userIds);
       }
+      for (const userId of job.endedSessions) app.events.sessionsEnded(userId);
     }
     await app.db.sync();
   } catch (error) {
