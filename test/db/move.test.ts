@@ -3,9 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { startServer } from '../helpers/server.ts';
+import { startServer, temporaryPostgres } from '../helpers/server.ts';
 import { moveSqliteToPostgres } from '../../src/db/move.ts';
 import { createServer, type Server } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -26,20 +24,14 @@ test('move-to-postgres copies an organization from SQLite to PostgreSQL', { skip
   const sent = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'moving', topic: 'boxes', content: 'packed' }, alice);
   await s.server.close();
 
-  const name = `parley_move_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl!);
-  url.pathname = `/${name}`;
+  const target = await temporaryPostgres(adminUrl!);
   let moved: Server | undefined;
   // One hook, as hooks run in the order they were registered: the moved server before its database.
   t.after(async () => {
     await moved?.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await target.drop();
   });
-  await checkMoved(dataDir, url.toString(), alice, sent.id, (server) => (moved = server));
+  await checkMoved(dataDir, target.url, alice, sent.id, (server) => (moved = server));
 });
 
 async function checkMoved(dataDir: string, databaseUrl: string, alice: { email: string; apiKey: string }, sentId: number, started: (server: Server) => void): Promise<void> {

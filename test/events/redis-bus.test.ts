@@ -6,22 +6,8 @@ import { Redis } from 'ioredis';
 import { createServer } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { encodeParams, startServer } from '../helpers/server.ts';
+import { REDIS_URL, redisReachable } from '../helpers/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  // eslint-disable-next-line no-restricted-syntax -- a probe's own connection, closed before it answers: not a test's teardown
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 test('a message sent through one process reaches a client polling another, and polls are forwarded to the queue\'s process', async (t) => {
   if (!(await redisReachable())) {

@@ -77,15 +77,7 @@ export async function temporaryPostgres(adminUrl: string): Promise<{ url: string
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return { url: url.toString(), drop: () => dropPostgres(adminUrl, url.toString()) };
 }
 
 /** node:http rather than fetch, which will not send a Host header of our choosing. */

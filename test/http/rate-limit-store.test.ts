@@ -2,24 +2,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
-import { Redis } from 'ioredis';
 import { MemoryStore, RedisStore, ReservingBuckets, type RateLimitStore } from '../../src/http/rate-limit-store.ts';
+import { REDIS_URL, redisReachable } from '../helpers/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  // eslint-disable-next-line no-restricted-syntax -- a probe's own connection, closed before it answers: not a test's teardown
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 async function stores(t: TestContext): Promise<[string, RateLimitStore][]> {
   const all: [string, RateLimitStore][] = [['memory', new MemoryStore()]];

@@ -4,11 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { temporaryPostgres } from '../helpers/server.ts';
 import { caller, freePort, runCli, serve, stopped } from '../helpers/processes.ts';
 import { PNG, startSite } from '../helpers/site.ts';
 
@@ -20,20 +19,15 @@ test('two processes: the preview update reaches the other process, which also se
     '/page': { body: '<html><head><meta property="og:title" content="Shared"><meta property="og:image" content="/i.png"></head></html>', delayMs: 200 },
     '/i.png': { headers: { 'content-type': 'image/png' }, body: PNG },
   });
-  const name = `parley_prev_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(adminUrl!);
-  dbUrl.pathname = `/${name}`;
+  const db = await temporaryPostgres(adminUrl!);
+  const name = new URL(db.url).pathname.slice(1);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-prev-'));
-  const env = { DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: name, EXTERNAL_HOST: 'localhost', PREVIEW_ALLOW_PRIVATE: 'true' };
+  const env = { DATA_DIR: dataDir, DATABASE_URL: db.url, REDIS_URL: redisUrl, REDIS_PREFIX: name, EXTERNAL_HOST: 'localhost', PREVIEW_ALLOW_PRIVATE: 'true' };
   const children: ChildProcess[] = [];
   t.after(async () => {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map(stopped));
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     await site.close();
   });

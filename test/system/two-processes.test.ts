@@ -4,31 +4,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { TEST_RATE_LIMITS } from '../helpers/server.ts';
+import { TEST_RATE_LIMITS, temporaryPostgres } from '../helpers/server.ts';
 import { caller, freePort, runCli, serve, stopped } from '../helpers/processes.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 test('two processes on PostgreSQL and Redis: delivery across them, and re-registering after one stops', { skip: adminUrl ? false : 'needs TEST_DATABASE_URL (PostgreSQL) and Redis', timeout: 120_000 }, async (t) => {
-  const name = `parley_two_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(adminUrl!);
-  dbUrl.pathname = `/${name}`;
+  const db = await temporaryPostgres(adminUrl!);
+  const name = new URL(db.url).pathname.slice(1);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-two-'));
-  const env = { ...TEST_RATE_LIMITS, DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), REDIS_URL: redisUrl, REDIS_PREFIX: name, EXTERNAL_HOST: 'localhost' };
+  const env = { ...TEST_RATE_LIMITS, DATA_DIR: dataDir, DATABASE_URL: db.url, REDIS_URL: redisUrl, REDIS_PREFIX: name, EXTERNAL_HOST: 'localhost' };
   const children: ChildProcess[] = [];
   t.after(async () => {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map(stopped));
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const realm = JSON.parse(await runCli(['create-realm', '--name', 'Two', '--owner-email', 'owner@two.test', '--owner-name', 'Owner', '--json'], env)) as { email: string; api_key: string };
