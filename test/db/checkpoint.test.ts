@@ -1,21 +1,28 @@
 // WAL checkpoints on a worker thread (issue 19): they copy the log into the database while the
 // main connection goes on committing, the log starts over once copied, and a worker that fails
 // says so (the database then checkpoints in its commits again).
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Checkpointer } from '../../src/db/checkpoint.ts';
 
-test('Checkpointer: the log is copied into the database off the event loop, and starts over', async (t) => {
-  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'parley-ckpt-'));
+/** A SQLite file in WAL mode without automatic checkpoints (as the server opens it), removed after the test. */
+function walDatabase(t: TestContext): { file: string; db: SQLite.Database } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-ckpt-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'db');
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('wal_autocheckpoint = 0');
   db.exec('create table t (id integer primary key, v text)');
+  return { file, db };
+}
+
+test('Checkpointer: the log is copied into the database off the event loop, and starts over', async (t) => {
+  const { file, db } = walDatabase(t);
   const failures: Error[] = [];
   const checkpoints = new Checkpointer({ file, intervalMs: 0, onFailure: (err) => failures.push(err) });
   const insert = db.prepare('insert into t (v) values (?)');
@@ -51,13 +58,7 @@ test('Checkpointer: a worker that cannot open the database reports it once', asy
 });
 
 test('Checkpointer: the worker stops when commits stop and starts again with the next', async (t) => {
-  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'parley-ckpt-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const file = path.join(dir, 'db');
-  const db = new SQLite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec('create table t (id integer primary key)');
+  const { file, db } = walDatabase(t);
   const failures: Error[] = [];
   const checkpoints = new Checkpointer({ file, intervalMs: 0, idleMs: 1, onFailure: (err) => failures.push(err) });
   for (let round = 1; round <= 3; round++) {
