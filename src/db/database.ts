@@ -22,6 +22,7 @@ import type { Dialect } from './migrations/util.ts';
 import { lazy } from '../lazy.ts';
 import { IdentitySync } from './identity-sync.ts';
 import { Checkpointer } from './checkpoint.ts';
+import { NAMES_USER_MESSAGES, PENDING_TABLE, PendingUserMessages } from './pending-user-messages.ts';
 
 export type { Dialect };
 export type Tx = Transaction<Database>;
@@ -177,12 +178,19 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
     direct: () => (file.inTransaction ? null : reads),
     prepared: null,
     close: async () => {
+      // A clean stop leaves nothing pending (a file copied or moved elsewhere is whole).
+      statements.pending?.stop();
+      if (file.open && !file.inTransaction) statements.pending?.beforeStatement();
       await checkpoints.close();
       await kysely.destroy();
       await wal.close();
     },
   };
   await migrate(db, migrateOpts);
+  // From here on a statement that names user_messages first moves the rows sends left pending,
+  // beginning with any a stop left behind.
+  statements.pending = new PendingUserMessages(file);
+  statements.pending.beforeStatement();
   return db;
 }
 
@@ -312,10 +320,12 @@ export class WalSync {
  */
 class StatementCache implements SqliteDatabase {
   identityWrites = 0;
+  /** Set once the schema is migrated: see pending-user-messages.ts. */
+  pending: PendingUserMessages | null = null;
   readonly #file: SQLite.Database;
   readonly #written: () => void;
   readonly #max: number;
-  readonly #cache = new Map<string, SqliteStatement>();
+  readonly #cache = new Map<string, KeptStatement>();
 
   constructor(file: SQLite.Database, written: () => void, max = 2000) {
     this.#file = file;
@@ -328,15 +338,18 @@ class StatementCache implements SqliteDatabase {
   }
 
   prepare(text: string): SqliteStatement {
-    let stmt = this.#cache.get(text);
-    if (stmt) {
+    let kept = this.#cache.get(text);
+    if (kept) {
       this.#cache.delete(text);
     } else {
-      stmt = this.#compile(text);
+      kept = { statement: this.#compile(text), namesUserMessages: NAMES_USER_MESSAGES(text), addsPending: ADDS_PENDING.test(text) };
       if (this.#cache.size >= this.#max) this.#cache.delete(this.#cache.keys().next().value!);
     }
-    this.#cache.set(text, stmt);
-    return stmt;
+    this.#cache.set(text, kept);
+    // Whoever runs a statement prepares it just before (synchronously): the rows are in place.
+    if (kept.namesUserMessages) this.pending?.beforeStatement();
+    else if (kept.addsPending) this.pending?.added();
+    return kept.statement;
   }
 
   /** Reads through the same kept statements; only selects, so that no write goes uncounted. */
@@ -353,8 +366,6 @@ class StatementCache implements SqliteDatabase {
 
   #compile(text: string): SqliteStatement {
     const stmt = this.#file.prepare(text);
-    const width = rowsWidth(text);
-    if (width !== null) return this.#compileRows(stmt, width);
     if (!MAY_WRITE(text)) return stmt as unknown as SqliteStatement;
     const identity = IDENTITY_WRITE(text);
     const wrote = () => {
@@ -383,56 +394,17 @@ class StatementCache implements SqliteDatabase {
       },
     };
   }
-
-  /** A one-row write run once per `width` parameters (see `eachRow`). */
-  #compileRows(stmt: SQLite.Statement, width: number): SqliteStatement {
-    const run = (params: readonly unknown[]) => {
-      if (params.length % width !== 0) throw new Error(`Row statement: ${params.length} parameters for rows of ${width}`);
-      let changes = 0;
-      let lastInsertRowid: number | bigint = 0;
-      try {
-        for (let i = 0; i < params.length; i += width) {
-          const r = stmt.run(params.slice(i, i + width) as unknown[]);
-          changes += r.changes;
-          lastInsertRowid = r.lastInsertRowid;
-        }
-      } finally {
-        this.#written();
-      }
-      return { changes, lastInsertRowid };
-    };
-    return {
-      reader: false,
-      run,
-      all: () => {
-        throw new Error('Row statements return no rows');
-      },
-      iterate: () => {
-        throw new Error('Row statements return no rows');
-      },
-    };
-  }
 }
 
-const ROWS_MARK = /^\/\* parley:rows (\d+) \*\/ /;
-
-/** The row width of a statement made by `eachRow`, or null. */
-function rowsWidth(text: string): number | null {
-  const m = ROWS_MARK.exec(text);
-  return m ? Number(m[1]) : null;
+interface KeptStatement {
+  statement: SqliteStatement;
+  /** Reads or writes user_messages: the pending rows move first. */
+  namesUserMessages: boolean;
+  /** Stores a send's rows as pending: they move soon. */
+  addsPending: boolean;
 }
 
-/**
- * SQLite: the text of a one-row write (`width` parameters) that runs once per row when given
- * the parameters of many rows one after another: one call through the query builder for all
- * of them (its executor costs more than SQLite's insert of a row), and one kept prepared
- * statement whatever the count. A VALUES list of many rows runs several times slower in SQLite
- * than the same rows through a one-row statement. Not for statements that write users or realms.
- */
-export function eachRow(oneRowSql: string, width: number): string {
-  if (IDENTITY_WRITE(oneRowSql)) throw new Error('eachRow does not count identity writes');
-  return `/* parley:rows ${width} */ ${oneRowSql}`;
-}
+const ADDS_PENDING = new RegExp(`^insert into "?${PENDING_TABLE}\\b`, 'i');
 
 /**
  * SQLite's built-in lower() folds only ASCII letters, while PostgreSQL's and JavaScript's fold all

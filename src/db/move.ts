@@ -4,6 +4,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { openDatabase, postgres } from './database.ts';
+import { PENDING_TABLE } from './pending-user-messages.ts';
 
 export interface MoveReport {
   tables: { name: string; rows: number }[];
@@ -11,7 +12,10 @@ export interface MoveReport {
 
 const BATCH = 1000;
 
-/** Tables that belong to SQLite only (full-text shadow tables) are not copied. */
+/**
+ * Tables that belong to SQLite only (full-text shadow tables; pending user_messages rows, which
+ * opening and closing the file below moved into user_messages) are not copied.
+ */
 function copiedTables(file: SQLite.Database): string[] {
   const rows = file
     .prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
@@ -19,7 +23,7 @@ function copiedTables(file: SQLite.Database): string[] {
   const virtual = rows.filter((r) => /create virtual table/i.test(r.sql ?? '')).map((r) => r.name);
   return rows
     .map((r) => r.name)
-    .filter((n) => n !== 'parley_migrations' && !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
+    .filter((n) => n !== 'parley_migrations' && n !== PENDING_TABLE && !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
 }
 
 export async function moveSqliteToPostgres(dataDir: string, databaseUrl: string): Promise<MoveReport> {

@@ -111,6 +111,13 @@ export interface UserMessagesTable {
   flags: number; // bit set, see db/flags.ts
 }
 
+/** SQLite only: a sent message's user_messages rows until they move (pending-user-messages.ts). */
+export interface PendingUserMessagesTable {
+  message_id: number;
+  /** JSON array: user ID * 65536 + flags, one a recipient. */
+  recipients: string;
+}
+
 export interface UserGroupsTable {
   id: Generated<number>;
   realm_id: number;
@@ -333,6 +340,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   messages: MessagesTable;
   user_messages: UserMessagesTable;
+  pending_user_messages: PendingUserMessagesTable;
   user_groups: UserGroupsTable;
   user_group_members: UserGroupMembersTable;
   user_group_subgroups: UserGroupSubgroupsTable;

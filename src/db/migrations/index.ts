@@ -16,6 +16,7 @@ import { migration as joining } from './0013_joining.ts';
 import { migration as starredIndex } from './0014_starred_index.ts';
 import { migration as submessages } from './0015_submessages.ts';
 import { migration as realmIcon } from './0016_realm_icon.ts';
+import { migration as pendingUserMessages } from './0017_pending_user_messages.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   starredIndex,
   submessages,
   realmIcon,
+  pendingUserMessages,
 ];

@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
-import { eachRow, isSqlite, type Conn, type Tx } from '../database.ts';
+import { isSqlite, type Conn, type Tx } from '../database.ts';
+import { encodeRecipients } from '../pending-user-messages.ts';
 import type { Message } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -9,15 +9,14 @@ export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promis
   return row.id;
 }
 
-/** SQLite's insert of user_messages rows, one prepared statement run per row (`eachRow`). */
-let userMessagesSql: string | null = null;
-
+/**
+ * A new message's user_messages rows. SQLite stores them as one pending row, moved into
+ * user_messages in batches before anyone reads them (pending-user-messages.ts).
+ */
 export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser: Map<number, number>): Promise<void> {
+  if (flagsByUser.size === 0) return;
   if (isSqlite(tx)) {
-    userMessagesSql ??= eachRow(tx.insertInto('user_messages').values({ user_id: 0, message_id: 0, flags: 0 }).compile().sql, 3);
-    const params: number[] = [];
-    for (const [userId, flags] of flagsByUser) params.push(userId, messageId, flags);
-    if (params.length > 0) await tx.executeQuery(CompiledQuery.raw(userMessagesSql, params));
+    await tx.insertInto('pending_user_messages').values({ message_id: messageId, recipients: encodeRecipients(flagsByUser) }).execute();
     return;
   }
   const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));

@@ -1,0 +1,124 @@
+// SQLite: a message's user_messages rows are written after its send, in batches (issue 19).
+//
+// A send to a stream writes one user_messages row per subscriber, and those rows land in two
+// indexes ordered by user: a page of each index for every recipient (about 100 of 4 KB for 50
+// subscribers), each written to the log at the commit. That commit was most of a send's time. So
+// the send's transaction stores the rows in one `pending_user_messages` row (the message's ID and
+// its recipients with their flags), which is on disk with the message before the send is
+// answered; the rows move into user_messages a few milliseconds later, many messages at once, so
+// a page of a recipient is written once for all of them.
+//
+// Nobody reads a message's rows before they have moved: every statement that names
+// user_messages, on any connection of this code (StatementCache.prepare), first moves whatever
+// is pending, in the same transaction when there is one. Pending rows left by a stop are moved
+// when the file is next opened. PostgreSQL writes user_messages in the send itself, as before.
+import type SQLite from 'better-sqlite3';
+
+export const PENDING_TABLE = 'pending_user_messages';
+
+/** Statements that read or write user_messages, and so need the pending rows moved first. */
+export const NAMES_USER_MESSAGES = (text: string): boolean => /\buser_messages\b/i.test(text);
+
+/** Flags fit in the low 16 bits of a recipient's number (8 are in use). */
+const FLAG_BITS = 16;
+
+/** The recipients' user IDs and flags, as the JSON array of numbers that `MOVE` unpacks. */
+export function encodeRecipients(flagsByUser: ReadonlyMap<number, number>): string {
+  const packed: number[] = [];
+  for (const [userId, flags] of flagsByUser) packed.push(userId * 2 ** FLAG_BITS + flags);
+  return JSON.stringify(packed);
+}
+
+// In user order, so the inserts walk each index from one recipient's pages to the next. Only for
+// messages that still exist (a deletion moves the rows first and deletes them, but be sure).
+const MOVE = `insert into user_messages (user_id, message_id, flags)
+  select r.value >> ${FLAG_BITS}, p.message_id, r.value & ${2 ** FLAG_BITS - 1}
+  from ${PENDING_TABLE} p join messages m on m.id = p.message_id, json_each(p.recipients) r order by 1, 2`;
+const CLEAR = `delete from ${PENDING_TABLE}`;
+const ANY = `select 1 from ${PENDING_TABLE} limit 1`;
+
+/** After a send, the rows move within this time unless a read moves them sooner. */
+const MOVE_AFTER_MS = 20;
+/** ... or as soon as this many messages are waiting (a busy server moves smaller batches). */
+const MOVE_AT_MESSAGES = 32;
+
+/**
+ * Moves pending rows into user_messages: when a statement that names user_messages is about to
+ * run (`beforeStatement`), and on a timer after sends (`added`).
+ */
+export class PendingUserMessages {
+  readonly #file: SQLite.Database;
+  readonly #any: SQLite.Statement;
+  readonly #move: SQLite.Statement;
+  readonly #clear: SQLite.Statement;
+  #timer: NodeJS.Timeout | null = null;
+  /** Sends since the last move: a count for choosing when to move, not a record (rollbacks). */
+  #added = 0;
+
+  /**
+   * A move need not be on disk before anything is answered, so it does not ask for a flush of the
+   * log (WalSync): the rows it wrote are still pending on disk until then, and the log is flushed
+   * in order, so the next commit that is flushed carries the move with it.
+   */
+  constructor(file: SQLite.Database) {
+    this.#file = file;
+    this.#any = file.prepare(ANY);
+    this.#move = file.prepare(MOVE);
+    this.#clear = file.prepare(CLEAR);
+  }
+
+  /** A send stored its rows as pending: move them soon. */
+  added(): void {
+    this.#added++;
+    if (this.#added >= MOVE_AT_MESSAGES) this.#schedule(0);
+    else if (!this.#timer) this.#schedule(MOVE_AFTER_MS);
+  }
+
+  /** Moves what is pending before a statement that names user_messages runs. */
+  beforeStatement(): void {
+    if (this.#any.get() === undefined) return;
+    this.move();
+  }
+
+  /**
+   * Moves every pending row into user_messages: inside the transaction that is open on the
+   * connection (the statement that asked for them belongs to it, and a rollback leaves the rows
+   * pending), or in a transaction of its own.
+   */
+  move(): void {
+    this.#added = 0;
+    const own = !this.#file.inTransaction;
+    if (own) this.#file.exec('begin immediate');
+    try {
+      this.#move.run();
+      this.#clear.run();
+      if (own) this.#file.exec('commit');
+    } catch (err) {
+      if (own && this.#file.inTransaction) this.#file.exec('rollback');
+      throw err;
+    }
+  }
+
+  #schedule(ms: number): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      if (!this.#file.open) return;
+      // A transaction of the query builder is waiting on something: move once it is over.
+      if (this.#file.inTransaction) return this.#schedule(1);
+      try {
+        this.beforeStatement();
+      } catch (err) {
+        // The rows stay pending (their transaction was rolled back); the next read tries again.
+        process.emitWarning(`Moving pending user_messages rows failed: ${(err as Error).message}`);
+      }
+    }, ms);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer; what is pending stays on disk and moves on the next open. */
+  stop(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+}
