@@ -22,18 +22,16 @@ export const NAMES_USER_MESSAGES = (text: string): boolean => /\buser_messages\b
 /** Flags fit in the low 16 bits of a recipient's number (8 are in use). */
 const FLAG_BITS = 16;
 
-/** The recipients' user IDs and flags, as the JSON array of numbers that `MOVE` unpacks. */
+/** The recipients' user IDs and flags, as a JSON array of numbers (user ID * 65536 + flags). */
 export function encodeRecipients(flagsByUser: ReadonlyMap<number, number>): string {
   const packed: number[] = [];
   for (const [userId, flags] of flagsByUser) packed.push(userId * 2 ** FLAG_BITS + flags);
   return JSON.stringify(packed);
 }
 
-// In user order, so the inserts walk each index from one recipient's pages to the next. Only for
-// messages that still exist (a deletion moves the rows first and deletes them, but be sure).
-const MOVE = `insert into user_messages (user_id, message_id, flags)
-  select r.value >> ${FLAG_BITS}, p.message_id, r.value & ${2 ** FLAG_BITS - 1}
-  from ${PENDING_TABLE} p join messages m on m.id = p.message_id, json_each(p.recipients) r order by 1, 2`;
+const ALL = `select message_id, recipients from ${PENDING_TABLE}`;
+const EXISTS = 'select 1 from messages where id = ?';
+const INSERT = 'insert into user_messages (user_id, message_id, flags) values (?, ?, ?)';
 const CLEAR = `delete from ${PENDING_TABLE}`;
 const ANY = `select 1 from ${PENDING_TABLE} limit 1`;
 
@@ -49,7 +47,9 @@ const MOVE_AT_MESSAGES = 32;
 export class PendingUserMessages {
   readonly #file: SQLite.Database;
   readonly #any: SQLite.Statement;
-  readonly #move: SQLite.Statement;
+  readonly #all: SQLite.Statement;
+  readonly #exists: SQLite.Statement;
+  readonly #insert: SQLite.Statement;
   readonly #clear: SQLite.Statement;
   #timer: NodeJS.Timeout | null = null;
   /** Sends since the last move: a count for choosing when to move, not a record (rollbacks). */
@@ -63,7 +63,9 @@ export class PendingUserMessages {
   constructor(file: SQLite.Database) {
     this.#file = file;
     this.#any = file.prepare(ANY);
-    this.#move = file.prepare(MOVE);
+    this.#all = file.prepare(ALL);
+    this.#exists = file.prepare(EXISTS);
+    this.#insert = file.prepare(INSERT);
     this.#clear = file.prepare(CLEAR);
   }
 
@@ -87,10 +89,20 @@ export class PendingUserMessages {
    */
   move(): void {
     this.#added = 0;
+    // The write lock first: no other connection adds pending rows between the read and the clear.
     const own = !this.#file.inTransaction;
     if (own) this.#file.exec('begin immediate');
     try {
-      this.#move.run();
+      const rows: [userId: number, messageId: number, flags: number][] = [];
+      for (const p of this.#all.all() as { message_id: number; recipients: string }[]) {
+        // A deletion moves the rows first and deletes them; a message that is gone gets none.
+        if (this.#exists.get(p.message_id) === undefined) continue;
+        for (const n of JSON.parse(p.recipients) as number[]) rows.push([Math.floor(n / 2 ** FLAG_BITS), p.message_id, n % 2 ** FLAG_BITS]);
+      }
+      // In user order, so the inserts walk each index from one recipient's pages to the next (a
+      // row a run of a kept statement: one statement over the JSON in SQL measured slower).
+      rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      for (const [userId, messageId, flags] of rows) this.#insert.run(userId, messageId, flags);
       this.#clear.run();
       if (own) this.#file.exec('commit');
     } catch (err) {
