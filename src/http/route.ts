@@ -53,6 +53,12 @@ export interface Route<S extends ParamSpecs = ParamSpecs> {
   fileMaxMib?: number;
   /** Incoming-webhook bots may call it (the reference lets them only send messages). */
   incomingWebhookBots?: boolean;
+  /**
+   * Answered only after the requests whose writes it waited for (a long-poll waits for the flush
+   * of the send that woke it): both resume when that flush ends, and the sender's answer, which
+   * has further to go, is not left behind a burst of poll answers.
+   */
+  answersAfterWriters?: boolean;
   /** The budget its requests count against (see rate-limit.ts); the user's by default. */
   rateLimit?: RequestBucket;
   handler(req: ApiRequest<Decoded<S>>): Promise<HandlerResult>;
@@ -79,6 +85,17 @@ class HandlerRequest<P> implements ApiRequest<P> {
     if (!this.maybeUser) throw notLoggedIn();
     return this.maybeUser;
   }
+}
+
+let nextTurn: Promise<void> | null = null;
+/** Resolves in the next turn of the event loop, once the promise continuations of this one have run. */
+function afterThisTurn(): Promise<void> {
+  return (nextTurn ??= new Promise((resolve) =>
+    setImmediate(() => {
+      nextTurn = null;
+      resolve();
+    }),
+  ));
 }
 
 /** Declares a route; the generic keeps the handler's params typed. */
@@ -138,6 +155,7 @@ export function registerRoutes(fastify: FastifyInstance, app: AppContext, routes
           // long-poll's events or a read of a message just sent wait for the same flush as the
           // sender (and for nothing when no commit is waiting for one).
           await app.db.sync();
+          if (r.answersAfterWriters) await afterThisTurn();
         }
         if (result === SENT) return reply;
         // What a user reads is theirs: no cache (browser or proxy) keeps it.

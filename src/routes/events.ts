@@ -122,6 +122,7 @@ export const eventRoutes = [
     path: '/events',
     auth: 'user',
     rateLimit: 'events',
+    answersAfterWriters: true,
     params: {
       queue_id: p.string(),
       last_event_id: optional(p.int()),
