@@ -73,6 +73,8 @@ export class QueueManager implements EventHub {
   /** Queues with all_public_streams, by realm: they get public stream messages they did not receive. */
   private readonly publicStreams = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout | null = null;
+  /** After `stop()`: the server is closing. */
+  private stopped = false;
   private readonly heartbeats = new Map<EventQueue, NodeJS.Timeout>();
   /** Set when several processes share the queues' users (see redis-bus.ts). */
   directory: QueueDirectory | null = null;
@@ -136,6 +138,16 @@ export class QueueManager implements EventHub {
   /** Whether this process holds the queue. */
   has(queueId: string): boolean {
     return this.queues.has(queueId);
+  }
+
+  /**
+   * The user's queue when `get` would return it (this process holds it, it is the user's and
+   * live) and the manager has not stopped; null otherwise, without removing anything.
+   */
+  held(queueId: string, userId: number): EventQueue | null {
+    const q = this.queues.get(queueId);
+    if (!q || q.data.client.userId !== userId || this.stopped || this.expired(q, Date.now())) return null;
+    return q;
   }
 
   /** The user's queue, or BAD_EVENT_QUEUE_ID for an unknown, collected or someone else's queue. */
@@ -314,6 +326,7 @@ export class QueueManager implements EventHub {
 
   /** Stops timers and answers every waiting poll, so a shutdown is not held up by long-polls. */
   stop(): void {
+    this.stopped = true;
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
     for (const q of this.queues.values()) {
