@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
 import type { QueueManager } from '../events/manager.ts';
-import type { EventQueue } from '../events/queue.ts';
+import type { EventQueue, Waiter } from '../events/queue.ts';
 import type { QueuedEvent } from '../events/types.ts';
 import { keptBasicIdentity } from '../http/auth.ts';
 import { errorAnswer } from '../http/errors.ts';
@@ -77,26 +77,52 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
-/** Waits for the queue's events, then for the disk (as the route layer does), and answers. */
-async function answer(app: AppContext, queues: QueueManager, queue: EventQueue, params: PollParams, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
-  let events: QueuedEvent[] | null = null;
-  let failure: unknown = null;
-  try {
-    events = await queues.wait(queue, params.lastEventId, params.dontBlock, (fn) => res.once('close', fn));
-  } catch (err) {
-    failure = err;
+/**
+ * A poll the queue answers: it waits on the queue as its waiter, then for the disk (as the route
+ * layer does), and answers. One object a poll, with no promise or callback made while it waits.
+ */
+class Poll implements Waiter {
+  lastEventId = -1;
+  readonly session = null;
+
+  constructor(
+    readonly app: AppContext,
+    readonly queue: EventQueue,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly headers: Record<string, string>,
+  ) {}
+
+  start(queues: QueueManager, params: PollParams): void {
+    const ready = queues.listen(this.queue, params.lastEventId, params.dontBlock, this);
+    if (ready) return this.respond(ready);
+    this.res.on('close', this.#closed);
   }
-  try {
-    await app.db.sync();
-  } catch (err) {
-    failure = err;
+
+  readonly #closed = (): void => this.queue.abandon(this);
+
+  respond(events: QueuedEvent[]): void {
+    this.#answer(events, null).catch((err: unknown) => this.app.log.error({ err }, 'could not answer a long-poll'));
   }
-  if (failure === null && events !== null) {
-    headers['cache-control'] = 'no-store';
-    return send(res, 200, headers, `{"result":"success","msg":"","events":${queue.eventsJson(events)},"queue_id":${JSON.stringify(queue.id)}}`);
+
+  fail(err: Error): void {
+    this.#answer(null, err).catch((e: unknown) => this.app.log.error({ err: e }, 'could not answer a long-poll'));
   }
-  const e = errorAnswer(failure as Error, true, app.log, req.url ?? '', 'GET');
-  send(res, e.status, Object.assign(headers, e.headers), JSON.stringify(e.body));
+
+  async #answer(events: QueuedEvent[] | null, failure: unknown): Promise<void> {
+    try {
+      await this.app.db.sync();
+    } catch (err) {
+      failure = err;
+    }
+    const { res, headers } = this;
+    if (failure === null && events !== null) {
+      headers['cache-control'] = 'no-store';
+      return send(res, 200, headers, `{"result":"success","msg":"","events":${this.queue.eventsJson(events)},"queue_id":${JSON.stringify(this.queue.id)}}`);
+    }
+    const e = errorAnswer(failure as Error, true, this.app.log, this.req.url ?? '', 'GET');
+    send(res, e.status, Object.assign(headers, e.headers), JSON.stringify(e.body));
+  }
 }
 
 /**
@@ -118,7 +144,7 @@ export function pollAnswerer(app: AppContext): (req: IncomingMessage, res: Serve
     if (queue === null) return false;
     const headers: Record<string, string> = {};
     if (!app.limiter.countPoll(identity.user, headers)) return false;
-    answer(app, queues, queue, params, req, res, headers).catch((err: unknown) => app.log.error({ err }, 'could not answer a long-poll'));
+    new Poll(app, queue, req, res, headers).start(queues, params);
     return true;
   };
 }
