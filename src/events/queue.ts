@@ -155,12 +155,15 @@ export class EventQueue {
 
   /** Drops the events the client has acknowledged. */
   prune(lastEventId: number): void {
-    if (this.data.events.length > 0 && this.data.events[0]!.id <= lastEventId) {
-      this.data.events = this.data.events.filter((e) => e.id > lastEventId);
-    }
+    // Events are in id order: the acknowledged ones are a head, dropped in place (a poll that
+    // acknowledged everything, the usual case, leaves the same array empty).
+    const events = this.data.events;
+    let acked = 0;
+    while (acked < events.length && events[acked]!.id <= lastEventId) acked++;
+    dropHead(events, acked);
     const drop = Math.min(this.#forms.length, lastEventId + 1 - this.#formsFrom);
     if (drop > 0) {
-      this.#forms = this.#forms.slice(drop);
+      dropHead(this.#forms, drop);
       this.#formsFrom += drop;
     }
   }
@@ -237,6 +240,11 @@ export class EventQueue {
     this.push({ type: 'heartbeat' });
     this.flush();
   }
+}
+
+function dropHead(list: unknown[], n: number): void {
+  if (n >= list.length) list.length = 0;
+  else if (n > 0) list.splice(0, n);
 }
 
 function beat(q: EventQueue): void {
