@@ -102,26 +102,32 @@ class Poll implements Waiter {
   readonly #closed = (): void => this.queue.abandon(this);
 
   respond(events: QueuedEvent[]): void {
-    this.#answer(events, null).catch((err: unknown) => this.app.log.error({ err }, 'could not answer a long-poll'));
+    void this.#answer(events, null);
   }
 
   fail(err: Error): void {
-    this.#answer(null, err).catch((e: unknown) => this.app.log.error({ err: e }, 'could not answer a long-poll'));
+    void this.#answer(null, err);
   }
 
-  async #answer(events: QueuedEvent[] | null, failure: unknown): Promise<void> {
+  /** Answers once what was committed is on disk; never rejects (an error is answered as the route's would be). */
+  async #answer(events: QueuedEvent[] | null, failure: Error | null): Promise<void> {
     try {
       await this.app.db.sync();
     } catch (err) {
-      failure = err;
+      failure = err as Error;
     }
     const { res, headers } = this;
-    if (failure === null && events !== null) {
-      headers['cache-control'] = 'no-store';
-      return send(res, 200, headers, `{"result":"success","msg":"","events":${this.queue.eventsJson(events)},"queue_id":${JSON.stringify(this.queue.id)}}`);
+    try {
+      if (failure === null && events !== null) {
+        headers['cache-control'] = 'no-store';
+        return send(res, 200, headers, `{"result":"success","msg":"","events":${this.queue.eventsJson(events)},"queue_id":${JSON.stringify(this.queue.id)}}`);
+      }
+      const e = errorAnswer(failure!, true, this.app.log, this.req.url ?? '', 'GET');
+      send(res, e.status, Object.assign(headers, e.headers), JSON.stringify(e.body));
+    } catch (err) {
+      this.app.log.error({ err }, 'could not answer a long-poll');
+      res.destroy();
     }
-    const e = errorAnswer(failure as Error, true, this.app.log, this.req.url ?? '', 'GET');
-    send(res, e.status, Object.assign(headers, e.headers), JSON.stringify(e.body));
   }
 }
 
