@@ -79,7 +79,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 
 /**
  * A poll the queue answers: it waits on the queue as its waiter, then for the disk (as the route
- * layer does), and answers. One object a poll, with no promise or callback made while it waits.
+ * layer does), and answers: one object a poll, with no promise made while it waits.
  */
 class Poll implements Waiter {
   lastEventId = -1;
@@ -96,10 +96,8 @@ class Poll implements Waiter {
   start(queues: QueueManager, params: PollParams): void {
     const ready = queues.listen(this.queue, params.lastEventId, params.dontBlock, this);
     if (ready) return this.respond(ready);
-    this.res.on('close', this.#closed);
+    this.res.on('close', () => this.queue.abandon(this));
   }
-
-  readonly #closed = (): void => this.queue.abandon(this);
 
   respond(events: QueuedEvent[]): void {
     void this.#answer(events, null);
