@@ -1,6 +1,6 @@
 // The common long-poll, `GET /api/v1/events?queue_id=…&last_event_id=…`, answered from node's
 // request listener without the framework's routing, hooks and reply: most requests a busy server
-// gets are these, and the framework's part was most of each one's cost. It takes only the polls
+// gets are these, and that pipeline was a large part of each one's cost. It takes only the polls
 // whose answer it can give exactly as the route in events.ts would (kept credentials that are
 // accepted, plain parameters, a live queue held here, budget left) and gives the same answer,
 // headers and all. Anything else goes to that route, untouched and uncounted, to be answered or
