@@ -1,5 +1,6 @@
 // Builds the server: the database, the event hub, fastify with its plugins, and the route table.
 import { closeMail } from './lib/mail.ts';
+import http from 'node:http';
 import v8 from 'node:v8';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -19,6 +20,7 @@ import { registerRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './log.ts';
 import { browserRoutes, rootRoutes, routes } from './routes/index.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { pollAnswerer } from './routes/events-poll.ts';
 import { realmEmojiFileRoutes } from './routes/realm-emoji.ts';
 import { avatarFileRoutes } from './routes/avatars.ts';
 import { startScheduler, type Scheduler } from './scheduler.ts';
@@ -96,14 +98,23 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     previews: new Set(),
     fetchSlots: { previews: new Limiter(LIMITS.linkPreviewConcurrency), images: new Limiter(LIMITS.imageProxyConcurrency) },
   };
+  const answersPoll = pollAnswerer(app);
   const fastify = Fastify({
     // Request logs only for warnings and errors: a chat server's traffic is mostly long-polls.
     loggerInstance: log.child({ component: 'http' }, { level: 'warn' }) as FastifyBaseLogger,
     childLoggerFactory: RequestLogger.factory,
     bodyLimit: 16 * 1024 * 1024,
-    // Long-polls hold requests open for about a minute; let them.
-    requestTimeout: 0,
-    keepAliveTimeout: 65_000,
+    // The common long-poll is answered before fastify sees it (routes/events-poll.ts); fastify
+    // does not set a server's timeouts when it is given one.
+    serverFactory: (handler) => {
+      const server = http.createServer((req, res) => {
+        if (!answersPoll(req, res)) handler(req, res);
+      });
+      // Long-polls hold requests open for about a minute; let them.
+      server.requestTimeout = 0;
+      server.keepAliveTimeout = 65_000;
+      return server;
+    },
     // Longer than any path parameter names (an email is up to 254 characters); past it, a 400.
     routerOptions: { maxParamLength: 1024 },
     frameworkErrors: frameworkErrorHandler,

@@ -5,7 +5,7 @@ import { ApiError, badEventQueueId, notLoggedIn } from '../lib/errors.ts';
 import type { Logger } from '../log.ts';
 import type { ClientOptions, EventType } from './event-type.ts';
 import type { EventHub } from './hub.ts';
-import { EventQueue, type QueueData } from './queue.ts';
+import { EventQueue, type QueueData, type Waiter } from './queue.ts';
 import { eventTypeOf, type ParleyEvent } from './registry.ts';
 import type { BaseEvent, QueuedEvent } from './types.ts';
 
@@ -73,7 +73,8 @@ export class QueueManager implements EventHub {
   /** Queues with all_public_streams, by realm: they get public stream messages they did not receive. */
   private readonly publicStreams = new Map<number, Set<EventQueue>>();
   private gcTimer: NodeJS.Timeout | null = null;
-  private readonly heartbeats = new Map<EventQueue, NodeJS.Timeout>();
+  /** After `stop()`: the server is closing. */
+  private stopped = false;
   /** Set when several processes share the queues' users (see redis-bus.ts). */
   directory: QueueDirectory | null = null;
 
@@ -138,6 +139,16 @@ export class QueueManager implements EventHub {
     return this.queues.has(queueId);
   }
 
+  /**
+   * The user's queue when `get` would return it (this process holds it, it is the user's and
+   * live) and the manager has not stopped; null otherwise, without removing anything.
+   */
+  held(queueId: string, userId: number): EventQueue | null {
+    const q = this.queues.get(queueId);
+    if (!q || q.data.client.userId !== userId || this.stopped || this.expired(q, Date.now())) return null;
+    return q;
+  }
+
   /** The user's queue, or BAD_EVENT_QUEUE_ID for an unknown, collected or someone else's queue. */
   get(queueId: string, userId: number): EventQueue {
     const q = this.queues.get(queueId);
@@ -151,7 +162,6 @@ export class QueueManager implements EventHub {
 
   remove(q: EventQueue): void {
     q.release();
-    this.stopHeartbeat(q);
     this.queues.delete(q.id);
     this.directory?.release(q.id);
     const byType = this.byUser.get(q.data.client.userId);
@@ -224,6 +234,21 @@ export class QueueManager implements EventHub {
    * null for API credentials.
    */
   wait(q: EventQueue, lastEventId: number | undefined, dontBlock: boolean, onClose: (fn: () => void) => void, session: string | null = null): Promise<QueuedEvent[]> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { lastEventId: -1, session, respond: resolve, fail: reject };
+      const ready = this.listen(q, lastEventId, dontBlock, waiter);
+      if (ready) return resolve(ready);
+      onClose(() => q.abandon(waiter));
+    });
+  }
+
+  /**
+   * `wait` for a caller told by its waiter, with no promise or callbacks made per poll: returns
+   * the events to answer with now, or null when `waiter` waits on the queue (to be answered
+   * through its `respond` or `fail`; `q.abandon(waiter)` when its client goes away).
+   * `waiter.lastEventId` is set here.
+   */
+  listen(q: EventQueue, lastEventId: number | undefined, dontBlock: boolean, waiter: Waiter): QueuedEvent[] | null {
     if (lastEventId !== undefined) q.prune(lastEventId);
     const now = Date.now();
     q.data.lastActivity = now;
@@ -231,46 +256,18 @@ export class QueueManager implements EventHub {
     const ready = q.newerThan(after);
     // A newer poll on the same queue ends the older one.
     q.release();
-    this.stopHeartbeat(q);
     if (dontBlock || (ready.length > 0 && !q.tooSoon(now))) {
       if (ready.length > 0) q.answered(now);
-      return Promise.resolve(ready);
+      return ready;
     }
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        lastEventId: after,
-        session,
-        respond: (events: QueuedEvent[]) => {
-          this.stopHeartbeat(q);
-          q.data.lastActivity = Date.now();
-          resolve(events);
-        },
-        fail: (err: Error) => {
-          this.stopHeartbeat(q);
-          reject(err);
-        },
-      };
-      q.waiter = waiter;
-      // Events are waiting, but the last answer went out less than the gap ago: they go at its end.
-      if (ready.length > 0) q.flushOrDefer(now);
-      // 90% to 110% of the period in steps of 1%: timers of one duration share a list of the
-      // runtime's, where a duration of its own would cost a heap insertion and removal per poll.
-      const delay = (90 + Math.floor(Math.random() * 21)) * this.opts.heartbeatSeconds * 10;
-      const timer = setTimeout(() => {
-        this.heartbeats.delete(q);
-        if (q.waiter === waiter) {
-          q.push({ type: 'heartbeat' });
-          q.flush();
-        }
-      }, delay);
-      this.heartbeats.set(q, timer);
-      onClose(() => {
-        if (q.waiter !== waiter) return;
-        q.waiter = null;
-        this.stopHeartbeat(q);
-        q.data.lastActivity = Date.now();
-      });
-    });
+    waiter.lastEventId = after;
+    q.waiter = waiter;
+    // Events are waiting, but the last answer went out less than the gap ago: they go at its end.
+    if (ready.length > 0) q.flushOrDefer(now);
+    // 90% to 110% of the period in steps of 1%: timers of one duration share a list of the
+    // runtime's, where a duration of its own would cost a heap insertion and removal per poll.
+    q.beatAfter((90 + Math.floor(Math.random() * 21)) * this.opts.heartbeatSeconds * 10);
+    return null;
   }
 
   /**
@@ -293,12 +290,6 @@ export class QueueManager implements EventHub {
     }
   }
 
-  private stopHeartbeat(q: EventQueue): void {
-    const t = this.heartbeats.get(q);
-    if (t) clearTimeout(t);
-    this.heartbeats.delete(q);
-  }
-
   /** Removes the queues idle longer than the timeout. */
   collect(now = Date.now()): number {
     let n = 0;
@@ -314,12 +305,10 @@ export class QueueManager implements EventHub {
 
   /** Stops timers and answers every waiting poll, so a shutdown is not held up by long-polls. */
   stop(): void {
+    this.stopped = true;
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
-    for (const q of this.queues.values()) {
-      this.stopHeartbeat(q);
-      q.release();
-    }
+    for (const q of this.queues.values()) q.release();
   }
 
   /** Records every queue held here in the directory (after restoring saved queues). */

@@ -96,6 +96,8 @@ export class EventQueue {
   readonly #gapMs: number;
   /** When the last answer with events went out (Date.now()). */
   #answeredAt = -Infinity;
+  /** The waiting poll's heartbeat timer. */
+  #heartbeat: NodeJS.Timeout | null = null;
   /** In `deferred` (due at `dueAt`). */
   #deferred = false;
   dueAt = 0;
@@ -153,12 +155,15 @@ export class EventQueue {
 
   /** Drops the events the client has acknowledged. */
   prune(lastEventId: number): void {
-    if (this.data.events.length > 0 && this.data.events[0]!.id <= lastEventId) {
-      this.data.events = this.data.events.filter((e) => e.id > lastEventId);
-    }
+    // Events are in id order: the acknowledged ones are a head, dropped in place (a poll that
+    // acknowledged everything, the usual case, leaves the same array empty).
+    const events = this.data.events;
+    let acked = 0;
+    while (acked < events.length && events[acked]!.id <= lastEventId) acked++;
+    dropHead(events, acked);
     const drop = Math.min(this.#forms.length, lastEventId + 1 - this.#formsFrom);
     if (drop > 0) {
-      this.#forms = this.#forms.slice(drop);
+      dropHead(this.#forms, drop);
       this.#formsFrom += drop;
     }
   }
@@ -187,26 +192,61 @@ export class EventQueue {
     if (!w) return;
     const events = this.newerThan(w.lastEventId);
     if (events.length === 0) return;
-    this.waiter = null;
     const now = Date.now();
-    this.data.lastActivity = now;
     this.#answeredAt = now;
-    w.respond(events);
+    this.data.lastActivity = now;
+    this.#take().respond(events);
   }
 
   /** Ends the waiting poll with an error (its session has ended). */
   fail(err: Error): void {
-    const w = this.waiter;
-    if (!w) return;
-    this.waiter = null;
-    w.fail(err);
+    if (this.waiter) this.#take().fail(err);
   }
 
   /** Ends the waiting poll with no events (a newer poll replaced it, or the server stops). */
   release(): void {
-    const w = this.waiter;
-    if (!w) return;
-    this.waiter = null;
-    w.respond([]);
+    if (!this.waiter) return;
+    this.data.lastActivity = Date.now();
+    this.#take().respond([]);
   }
+
+  /** Forgets this waiting poll, whose client went away (nothing when another poll took its place). */
+  abandon(w: Waiter): void {
+    if (this.waiter !== w) return;
+    this.data.lastActivity = Date.now();
+    this.#take();
+  }
+
+  /** Starts the waiting poll's heartbeat: after `ms`, a heartbeat event answers it. */
+  beatAfter(ms: number): void {
+    if (this.#heartbeat) clearTimeout(this.#heartbeat);
+    // The queue as the timer's argument: no closure per poll.
+    this.#heartbeat = setTimeout(beat, ms, this);
+  }
+
+  /** Takes the waiting poll off the queue, with its heartbeat. */
+  #take(): Waiter {
+    const w = this.waiter!;
+    this.waiter = null;
+    if (this.#heartbeat) clearTimeout(this.#heartbeat);
+    this.#heartbeat = null;
+    return w;
+  }
+
+  /** The heartbeat timer went off: the waiting poll gets a heartbeat event. */
+  heartbeatDue(): void {
+    this.#heartbeat = null;
+    if (!this.waiter) return;
+    this.push({ type: 'heartbeat' });
+    this.flush();
+  }
+}
+
+function dropHead(list: unknown[], n: number): void {
+  if (n >= list.length) list.length = 0;
+  else if (n > 0) list.splice(0, n);
+}
+
+function beat(q: EventQueue): void {
+  q.heartbeatDue();
 }

@@ -49,6 +49,20 @@ class IdentityCache {
     return this.#get(this.#sessions, tokenHash, load, current);
   }
 
+  /** The kept realm, without reading (undefined when none is, or what is kept may be stale). */
+  keptRealm(subdomain: string): Realm | undefined {
+    return this.#current() ? this.#realms.get(subdomain) : undefined;
+  }
+
+  keptUser(apiKey: string): User | undefined {
+    return this.#current() ? this.#users.get(apiKey) : undefined;
+  }
+
+  #current(): boolean {
+    const writes = this.#writes();
+    return writes !== null && writes === this.#seen;
+  }
+
   async #get<K, T extends object>(map: Map<K, T>, key: K, load: () => Promise<T | undefined>, current?: (v: T) => boolean): Promise<T | undefined> {
     const writes = this.#writes();
     if (writes !== this.#seen) {
@@ -106,6 +120,25 @@ export function loadSession(app: AppContext, tokenHash: string, now: number, tou
 }
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+/**
+ * The realm and user that `authenticate(app, request, 'user')` would accept for these headers,
+ * when both are kept and accepted (the common case of a client polling again); null whenever it
+ * would read the database or refuse them, so that it runs instead and says why.
+ */
+export function keptBasicIdentity(app: AppContext, host: string | undefined, authorization: string | undefined): { realm: Realm; user: User } | null {
+  const cache = identityCache(app.db);
+  if (!cache) return null;
+  const realm = cache.keptRealm(subdomainOf(host, app.config.externalHost));
+  if (!realm || realm.deactivated) return null;
+  const creds = basicCredentials(authorization);
+  if (!creds) return null;
+  const user = cache.keptUser(creds.password);
+  if (!user || user.realm_id !== realm.id || !user.is_active) return null;
+  const email = creds.username.toLowerCase();
+  if (user.email !== email && user.delivery_email !== email) return null;
+  return { realm, user };
+}
 
 /** The realm subdomain a Host header names: '' for the bare host, 'acme' for acme.<host>. */
 export function subdomainOf(hostHeader: string | undefined, externalHost: string): string {

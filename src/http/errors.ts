@@ -18,32 +18,49 @@ function challengesBasic(request: FastifyRequest): boolean {
   return true;
 }
 
+/** An error's answer: status, headers besides the content type, and the JSON envelope. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * The answer to an error a request ended with; `challengeBasic`: a 401 asks for Basic
+ * credentials. An unexpected error is logged (with the request's `url` and `method`) and is a 500.
+ */
+export function errorAnswer(err: FastifyError | ApiError | Error, challengeBasic: boolean, log: Logger, url: string, method: string): ErrorAnswer {
+  if (err instanceof ApiError) {
+    const headers: Record<string, string> = {};
+    if (err.status === 401 && challengeBasic) headers['www-authenticate'] = 'Basic realm="parley"';
+    if (err.status === 429) headers['retry-after'] = String(err.extra['retry-after']);
+    return { status: err.status, headers, body: { result: 'error', msg: err.message, code: err.code, ...err.extra } };
+  }
+  // A number past PostgreSQL's integer range that a route did not bound itself (SQLite has
+  // 64-bit integers): it names no row, so it is the client's error, not the server's.
+  if ((err as { code?: unknown }).code === '22003') {
+    return { status: 400, headers: {}, body: { result: 'error', msg: 'A number in the request is out of range', code: 'BAD_REQUEST' } };
+  }
+  // A NUL character that a route did not refuse itself (PostgreSQL text cannot hold one).
+  if ((err as { code?: unknown }).code === '22021') {
+    return { status: 400, headers: {}, body: { result: 'error', msg: 'A string in the request contains a null byte', code: 'BAD_REQUEST' } };
+  }
+  const fe = err as FastifyError;
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, headers: {}, body: { result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' } };
+  }
+  if (status >= 400 && status < 500) {
+    return { status, headers: {}, body: { result: 'error', msg: fe.message || 'Bad request', code: 'BAD_REQUEST' } };
+  }
+  log.error({ err, url, method }, 'request failed');
+  return { status: 500, headers: {}, body: { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' } };
+}
+
 export function installErrorHandlers(fastify: FastifyInstance, log: Logger): void {
   fastify.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
-    if (err instanceof ApiError) {
-      if (err.status === 401 && challengesBasic(request)) reply.header('www-authenticate', 'Basic realm="parley"');
-      if (err.status === 429) reply.header('retry-after', String(err.extra['retry-after']));
-      return reply.code(err.status).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
-    }
-    // A number past PostgreSQL's integer range that a route did not bound itself (SQLite has
-    // 64-bit integers): it names no row, so it is the client's error, not the server's.
-    if ((err as { code?: unknown }).code === '22003') {
-      return reply.code(400).send({ result: 'error', msg: 'A number in the request is out of range', code: 'BAD_REQUEST' });
-    }
-    // A NUL character that a route did not refuse itself (PostgreSQL text cannot hold one).
-    if ((err as { code?: unknown }).code === '22021') {
-      return reply.code(400).send({ result: 'error', msg: 'A string in the request contains a null byte', code: 'BAD_REQUEST' });
-    }
-    const fe = err as FastifyError;
-    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
-    if (status === 413 || fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' });
-    }
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ result: 'error', msg: fe.message || 'Bad request', code: 'BAD_REQUEST' });
-    }
-    log.error({ err, url: request.url, method: request.method }, 'request failed');
-    return reply.code(500).send({ result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+    const { status, headers, body } = errorAnswer(err, challengesBasic(request), log, request.url, request.method);
+    return reply.code(status).headers(headers).send(body);
   });
   fastify.setNotFoundHandler((request, reply) => {
     const e = notFound();

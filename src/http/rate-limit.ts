@@ -97,6 +97,22 @@ export class RateLimiter {
     );
   }
 
+  /**
+   * Counts a user's long-poll answered outside the route layer (routes/events-poll.ts), putting
+   * the budget headers `request` would set into `headers`; false when the budget is spent, which
+   * counts nothing, so that `request` may count the poll again and refuse it.
+   */
+  countPoll(user: User, headers: Record<string, string>): boolean {
+    const rule = this.#rules.apiByUser;
+    if (rule === null) return true;
+    const v = this.#events.bucket(user.id, rule);
+    if (!v.allowed) return false;
+    headers['x-ratelimit-limit'] = limitHeader(rule);
+    headers['x-ratelimit-remaining'] = String(v.remaining);
+    headers['x-ratelimit-reset'] = String(Math.ceil(v.resetAt / 1000));
+    return true;
+  }
+
   /** Counts a request whose credentials were refused against its address (guessing API keys). */
   async refusedCredentials(http: FastifyRequest, reply: FastifyReply): Promise<void> {
     const rule = this.#rules.apiByAddress;

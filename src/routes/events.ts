@@ -117,6 +117,8 @@ export const eventRoutes = [
       });
     },
   }),
+  // Most polls are answered before fastify by events-poll.ts, which gives this route's answers:
+  // change both together.
   route({
     method: 'GET',
     path: '/events',

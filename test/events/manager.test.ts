@@ -185,3 +185,37 @@ test('a queue answered within the answer gap gets the events of the gap in one a
   await turn();
   assert.deepEqual(ns(answer!), [6]);
 });
+
+test('a poll\'s heartbeat is its own: one replaced by a newer poll, or whose client left, leaves none behind', (t) => {
+  t.mock.timers.enable({ apis: ['Date', 'setTimeout'] });
+  // Every heartbeat at 90% of the period: 90 s.
+  t.mock.method(Math, 'random', () => 0);
+  const manager = new QueueManager({ timeoutSeconds: 600, heartbeatSeconds: 100, log: createLogger('silent') });
+  t.after(() => manager.stop());
+  const q = manager.create(client({}), null);
+  const answers: string[] = [];
+  const waiter = (name: string) => ({
+    lastEventId: -1,
+    session: null,
+    respond: (events: { type: string }[]) => answers.push(`${name}: ${events.map((e) => e.type).join(',')}`),
+    fail: () => answers.push(`${name} failed`),
+  });
+  assert.equal(manager.listen(q, -1, false, waiter('first')), null);
+  t.mock.timers.tick(50_000);
+  // A newer poll ends the first; the first one's heartbeat (due at 90 s) must not answer it.
+  assert.equal(manager.listen(q, -1, false, waiter('second')), null);
+  t.mock.timers.tick(45_000);
+  assert.deepEqual(answers, ['first: ']);
+  t.mock.timers.tick(45_000);
+  assert.deepEqual(answers, ['first: ', 'second: heartbeat']);
+  // A poll whose client left gets no heartbeat, and the queue is idle from then on.
+  const third = waiter('third');
+  assert.equal(manager.listen(q, 0, false, third), null);
+  t.mock.timers.tick(10_000);
+  q.abandon(third);
+  assert.equal(q.waiter, null);
+  assert.equal(q.data.lastActivity, Date.now());
+  t.mock.timers.tick(100_000);
+  assert.deepEqual(answers, ['first: ', 'second: heartbeat']);
+  assert.deepEqual(q.newerThan(0), []);
+});
