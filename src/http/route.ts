@@ -88,8 +88,11 @@ class HandlerRequest<P> implements ApiRequest<P> {
 }
 
 let nextTurn: Promise<void> | null = null;
-/** Resolves in the next turn of the event loop, once the promise continuations of this one have run. */
-function afterThisTurn(): Promise<void> {
+/**
+ * Resolves in the next turn of the event loop, once the promise continuations of this one have
+ * run (answersAfterWriters).
+ */
+export function afterThisTurn(): Promise<void> {
   return (nextTurn ??= new Promise((resolve) =>
     setImmediate(() => {
       nextTurn = null;

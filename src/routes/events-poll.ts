@@ -12,6 +12,7 @@ import type { EventQueue, Waiter } from '../events/queue.ts';
 import type { QueuedEvent } from '../events/types.ts';
 import { keptBasicIdentity } from '../http/auth.ts';
 import { errorAnswer } from '../http/errors.ts';
+import { afterThisTurn } from '../http/route.ts';
 import { BOT_TYPE } from '../lib/limits.ts';
 
 const PREFIX = '/api/v1/events?';
@@ -111,6 +112,8 @@ class Poll implements Waiter {
   async #answer(events: QueuedEvent[] | null, failure: Error | null): Promise<void> {
     try {
       await this.app.db.sync();
+      // As the route's answersAfterWriters: the send that woke this poll is answered first.
+      await afterThisTurn();
     } catch (err) {
       failure = err as Error;
     }
