@@ -35,8 +35,13 @@ const INSERT = 'insert into user_messages (user_id, message_id, flags) values (?
 const CLEAR = `delete from ${PENDING_TABLE}`;
 const ANY = `select 1 from ${PENDING_TABLE} limit 1`;
 
-/** After a send, the rows move within this time unless a read moves them sooner. */
-const MOVE_AFTER_MS = 20;
+/**
+ * After a send, the rows move within this time unless a read moves them sooner. Larger batches
+ * cost less a message (measured on a 50-recipient stream: 4 a batch 690 µs of CPU a send, 20 a
+ * batch 435, each alone 990), but a batch holds the event loop while it moves (about 0.2 ms a
+ * message): at 200 sends a second, 10 a batch.
+ */
+const MOVE_AFTER_MS = 50;
 /** ... or as soon as this many messages are waiting (a busy server moves smaller batches). */
 const MOVE_AT_MESSAGES = 32;
 
