@@ -29,10 +29,10 @@ export function encodeRecipients(flagsByUser: ReadonlyMap<number, number>): stri
   return JSON.stringify(packed);
 }
 
-const ALL = `select message_id, recipients from ${PENDING_TABLE}`;
+const ALL = `select message_id, recipients from ${PENDING_TABLE} order by message_id`;
 const EXISTS = 'select 1 from messages where id = ?';
 const INSERT = 'insert into user_messages (user_id, message_id, flags) values (?, ?, ?)';
-const CLEAR = `delete from ${PENDING_TABLE}`;
+const CLEAR = `delete from ${PENDING_TABLE} where message_id <= ?`;
 const ANY = `select 1 from ${PENDING_TABLE} limit 1`;
 
 /**
@@ -44,6 +44,11 @@ const ANY = `select 1 from ${PENDING_TABLE} limit 1`;
 const MOVE_AFTER_MS = 50;
 /** ... or as soon as this many messages are waiting (a busy server moves smaller batches). */
 const MOVE_AT_MESSAGES = 32;
+/**
+ * A move on the timer stops after the message that takes it past this many rows and goes on in the
+ * next turn, so that a burst to a large stream does not hold the event loop for long at once.
+ */
+const ROWS_A_TURN = 5000;
 
 /**
  * Moves pending rows into user_messages: when a statement that names user_messages is about to
@@ -83,23 +88,30 @@ export class PendingUserMessages {
 
   /** Moves what is pending before a statement that names user_messages runs. */
   beforeStatement(): void {
-    if (this.#any.get() === undefined) return;
-    this.move();
+    if (this.#any.get() !== undefined) this.move();
   }
 
   /**
-   * Moves every pending row into user_messages: inside the transaction that is open on the
-   * connection (the statement that asked for them belongs to it, and a rollback leaves the rows
-   * pending), or in a transaction of its own.
+   * Moves pending rows into user_messages, oldest message first, all of them or (`maxRows`) the
+   * messages up to the one that takes it past that many rows; inside the transaction that is open
+   * on the connection (the statement that asked for them belongs to it, and a rollback leaves the
+   * rows pending), or in a transaction of its own. True when nothing is left pending.
    */
-  move(): void {
+  move(maxRows = Infinity): boolean {
     this.#added = 0;
     // The write lock first: no other connection adds pending rows between the read and the clear.
     const own = !this.#file.inTransaction;
     if (own) this.#file.exec('begin immediate');
     try {
       const rows: [userId: number, messageId: number, flags: number][] = [];
+      let last = 0;
+      let all = true;
       for (const p of this.#all.all() as { message_id: number; recipients: string }[]) {
+        if (rows.length >= maxRows) {
+          all = false;
+          break;
+        }
+        last = p.message_id;
         // A deletion moves the rows first and deletes them; a message that is gone gets none.
         if (this.#exists.get(p.message_id) === undefined) continue;
         for (const n of JSON.parse(p.recipients) as number[]) rows.push([Math.floor(n / 2 ** FLAG_BITS), p.message_id, n % 2 ** FLAG_BITS]);
@@ -108,8 +120,9 @@ export class PendingUserMessages {
       // row a run of a kept statement: one statement over the JSON in SQL measured slower).
       rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
       for (const [userId, messageId, flags] of rows) this.#insert.run(userId, messageId, flags);
-      this.#clear.run();
+      this.#clear.run(last);
       if (own) this.#file.exec('commit');
+      return all;
     } catch (err) {
       if (own && this.#file.inTransaction) this.#file.exec('rollback');
       throw err;
@@ -124,7 +137,7 @@ export class PendingUserMessages {
       // A transaction of the query builder is waiting on something: move once it is over.
       if (this.#file.inTransaction) return this.#schedule(1);
       try {
-        this.beforeStatement();
+        if (this.#any.get() !== undefined && !this.move(ROWS_A_TURN)) this.#schedule(0);
       } catch (err) {
         // The rows stay pending (their transaction was rolled back); the next read tries again.
         process.emitWarning(`Moving pending user_messages rows failed: ${(err as Error).message}`);

@@ -145,3 +145,29 @@ test('rows a stop left pending move when the file is opened again; rows of a del
   ]);
   assert.equal(check.prepare('select count(*) from user_messages where message_id = ?').pluck().get(id + 1000), 0, 'no row for a message that is gone');
 });
+
+test('a large backlog moves on the timer a part a turn, oldest first, and nothing is lost', sqliteOnly, async (t) => {
+  const { s } = await twoPeopleStream(t);
+  const ids: number[] = [];
+  for (const content of ['a', 'b', 'c']) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content })).id as number);
+  await waitForNothingPending(s);
+  // Three messages of 3,000 recipients each wait (more than one turn's rows), put there by another
+  // connection; a send arms the timer.
+  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
+  t.after(() => other.close());
+  const many = (base: number) => new Map(Array.from({ length: 3000 }, (_, i) => [base + i, i % 2] as [number, number]));
+  other.transaction(() => {
+    for (const [i, id] of ids.entries()) {
+      other.prepare('delete from user_messages where message_id = ?').run(id);
+      other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(many(100_000 * (i + 1))));
+    }
+  })();
+  const last = (await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'd' })).id as number;
+  await waitForNothingPending(s);
+  const count = other.prepare('select count(*) from user_messages where message_id = ?').pluck();
+  assert.deepEqual(
+    [...ids, last].map((id) => count.get(id)),
+    [3000, 3000, 3000, 2],
+  );
+  assert.equal(other.prepare('select count(*) from user_messages where message_id = ? and flags = 1 and user_id >= 200000').pluck().get(ids[1]), 1500, 'flags kept');
+});
