@@ -144,6 +144,12 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   // log that grew long while they fell behind is cut back when it starts over.
   file.pragma('wal_autocheckpoint = 0');
   file.pragma('journal_size_limit = 67108864');
+  // A 4 MB page cache: better-sqlite3's default of 16 MB is filled by a register on a large
+  // organization, and the allocator keeps it when SQLite lets go (10 MB more at idle). Pages
+  // missing from it come from the OS's file cache. On the standard organization (issue 19),
+  // fetches and searches cost the same CPU with 4 MB as with 16; with SQLite's own 2 MB,
+  // searches cost 5% more.
+  file.pragma('cache_size = -4000');
   registerSqliteFunctions(file);
   const checkpoints = new Checkpointer({
     file: file.name,

@@ -33,6 +33,11 @@ export const LIMITS = {
   maxFlagsNarrowMessages: 5000,
   /** How often a server process looks for due scheduled messages. */
   scheduledDeliveryPollMs: 1000,
+  /**
+   * A server with no request for this long (up to twice this) gives memory back, and again after
+   * as long (http/idle.ts); longer than the 5 s over which V8 measures the allocation rate.
+   */
+  idleCheckMs: 6000,
   /** How long a process's claim on a scheduled message lasts if it dies while sending. */
   scheduledDeliveryClaimSeconds: 60,
   /** A browser session ends this long after its last use (and its cookies after login or renewal). */
