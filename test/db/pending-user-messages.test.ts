@@ -35,6 +35,23 @@ async function countRows(db: Kysely<Database>, messageId: number): Promise<numbe
   return Number(r.n);
 }
 
+/**
+ * Sends a message to the stream, waits for its rows to move, then has another connection put
+ * these rows back as pending (as a send on that connection, or a stop, leaves them): its ID.
+ */
+async function sentThenPending(t: { after(fn: () => unknown): void }, s: TestServer, recipients: Map<number, number>): Promise<number> {
+  const id = (await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'hello' })).id as number;
+  await waitForNothingPending(s);
+  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
+  t.after(() => other.close());
+  other.transaction(() => {
+    other.prepare('delete from user_messages where message_id = ?').run(id);
+    other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(recipients));
+  })();
+  assert.deepEqual(pendingIds(s), [id]);
+  return id;
+}
+
 /** `closed`: the test stops the server itself. */
 async function twoPeopleStream(t: { after(fn: () => unknown): void }, closed = false) {
   const s = await startServer();
@@ -75,15 +92,7 @@ test('a send stores its rows as one pending row in its transaction; readers see 
 test('rows pending in the file move before the next statement that names user_messages', sqliteOnly, async (t) => {
   const { s, bob } = await twoPeopleStream(t);
   const { app } = s.server;
-  const sent = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'hello' });
-  const id = sent.id as number;
-  await waitForNothingPending(s);
-  // Another connection puts the rows back as pending, as a send of its own would leave them.
-  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
-  t.after(() => other.close());
-  other.prepare('delete from user_messages where message_id = ?').run(id);
-  other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(new Map([[s.owner.id, 1], [bob.id, 0]])));
-  assert.deepEqual(pendingIds(s), [id]);
+  const id = await sentThenPending(t, s, new Map([[s.owner.id, 1], [bob.id, 0]]));
   const fetched = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'unread' }] }, bob);
   assert.deepEqual((fetched.messages as { id: number }[]).map((m) => m.id), [id], "Bob's unread narrow finds it");
   assert.deepEqual(pendingIds(s), []);
@@ -102,14 +111,8 @@ test('pending rows move on their own shortly after the send', sqliteOnly, async 
 test('a statement that names user_messages inside a transaction moves the rows in it: a rollback leaves them pending', sqliteOnly, async (t) => {
   const { s } = await twoPeopleStream(t);
   const { app } = s.server;
-  const sent = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'hello' });
-  const id = sent.id as number;
-  await waitForNothingPending(s);
-  // Put the rows back as pending (another connection), and have a transaction read them and fail.
-  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
-  t.after(() => other.close());
-  other.prepare('delete from user_messages where message_id = ?').run(id);
-  other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(new Map([[s.owner.id, 1]])));
+  const id = await sentThenPending(t, s, new Map([[s.owner.id, 1]]));
+  // A transaction reads the rows, then fails.
   const failed = app.db.kysely.transaction().execute(async (tx) => {
     const rows = await tx.selectFrom('user_messages').select('user_id').where('message_id', '=', id).execute();
     assert.deepEqual(rows, [{ user_id: s.owner.id }], 'the transaction sees the moved row');
