@@ -206,7 +206,8 @@ export function loadConfig(flags: Record<string, string> = {}, env: Source = pro
     logLevel: get('log-level') ?? 'info',
     eventQueueTimeoutSeconds: intSetting(env.EVENT_QUEUE_TIMEOUT_SECONDS ?? '600', 'EVENT_QUEUE_TIMEOUT_SECONDS', 1, 86400),
     heartbeatSeconds: intSetting(env.HEARTBEAT_SECONDS ?? '50', 'HEARTBEAT_SECONDS', 1, 600),
-    eventAnswerGapMs: intSetting(env.EVENT_ANSWER_GAP_MS ?? '10', 'EVENT_ANSWER_GAP_MS', 0, 1000),
+    // The default is DEFAULT_ANSWER_GAP_MS of events/manager.ts (a layer this one does not import).
+    eventAnswerGapMs: intSetting(env.EVENT_ANSWER_GAP_MS ?? '20', 'EVENT_ANSWER_GAP_MS', 0, 1000),
     maxFileUploadSizeMib: intSetting(env.MAX_FILE_UPLOAD_SIZE_MIB ?? '25', 'MAX_FILE_UPLOAD_SIZE_MIB', 1, 10240),
     uploadsDir: path.resolve(env.UPLOADS_DIR ?? path.join(dataDir, 'uploads')),
     webDir: env.WEB_DIR ? path.resolve(env.WEB_DIR) : DEFAULT_WEB_DIR,

@@ -50,10 +50,12 @@ export function clientForms(event: BaseEvent, client: ClientOptions, type = even
 
 /**
  * At 1,000 messages a second to 50 polling subscribers, one answer per event per client would be
- * 50,000 HTTP requests a second; with 10 ms at least between a queue's answers it is 5,000 at most,
- * while a client that gets an event less often than every 10 ms gets each at once.
+ * 50,000 HTTP requests a second; with 20 ms at least between a queue's answers it is 2,500 at most,
+ * while a client that gets an event less often than every 20 ms gets each at once. (10 ms: on
+ * the standard benchmark the 300/s step's delivery p99 was 89-114 ms, with 20 ms 27-30 ms.)
+ * config.ts has the same default for EVENT_ANSWER_GAP_MS.
  */
-export const DEFAULT_ANSWER_GAP_MS = 10;
+export const DEFAULT_ANSWER_GAP_MS = 20;
 
 /** A queue with a waiting poll is in use, so it goes after every queue without one. */
 function usedLessRecently(a: EventQueue, b: EventQueue): boolean {
