@@ -32,10 +32,17 @@ export function rateLimited(retryAfterMs: number): ApiError {
 
 /** Sets the reference's budget headers; throws RATE_LIMIT_HIT when the request was refused. */
 function answer(reply: FastifyReply, rule: RateRule, v: Verdict): void {
-  reply.header('x-ratelimit-limit', limitHeader(rule));
-  reply.header('x-ratelimit-remaining', String(v.remaining));
-  reply.header('x-ratelimit-reset', String(Math.ceil(v.resetAt / 1000)));
+  const headers: Record<string, string> = {};
+  budgetHeaders(headers, rule, v);
+  reply.headers(headers);
   if (!v.allowed) throw rateLimited(v.retryAfterMs);
+}
+
+/** The reference's budget headers of a verdict, into `headers`. */
+function budgetHeaders(headers: Record<string, string>, rule: RateRule, v: Verdict): void {
+  headers['x-ratelimit-limit'] = limitHeader(rule);
+  headers['x-ratelimit-remaining'] = String(v.remaining);
+  headers['x-ratelimit-reset'] = String(Math.ceil(v.resetAt / 1000));
 }
 
 const limitHeaders = new WeakMap<RateRule, string>();
@@ -107,9 +114,7 @@ export class RateLimiter {
     if (rule === null) return true;
     const v = this.#events.bucket(user.id, rule);
     if (!v.allowed) return false;
-    headers['x-ratelimit-limit'] = limitHeader(rule);
-    headers['x-ratelimit-remaining'] = String(v.remaining);
-    headers['x-ratelimit-reset'] = String(Math.ceil(v.resetAt / 1000));
+    budgetHeaders(headers, rule, v);
     return true;
   }
 
