@@ -3,8 +3,9 @@
 // rendered content, a user_messages row per recipient with read/unread flags, reactions and
 // presence. The realm, its system groups, owner and `general` stream are made by the app's own
 // action on a database opened (and migrated) by the app; the rest is bulk-inserted into the same
-// tables, keeping what sending keeps (the search index by its triggers or expression index,
-// streams' first_message_id, the sender's copy read, mentions flagged).
+// tables, keeping what sending keeps (the search index: SQLite's full-text index at the end, as
+// the server's deferred writes would, PostgreSQL's expression index by itself; streams'
+// first_message_id, the sender's copy read, mentions flagged).
 //
 // Run: npx tsx bench/generate.ts   (USERS, STREAMS, MESSAGES; DATABASE_URL for PostgreSQL).
 // SQLite builds are cached in the OS temporary folder by size and by this generator's code
@@ -333,6 +334,11 @@ async function build(size: OrgSize, dataDir: string | null, databaseUrl: string 
   }
   // What the first message to a stream sets when it is sent.
   await w.exec(`update streams set first_message_id = (select min(m.id) from messages m where m.stream_id = streams.id) where first_message_id is null and realm_id = ${realmId}`);
+  if (!databaseUrl) {
+    // What the server indexes in batches after sends (src/db/pending-user-messages.ts).
+    await w.exec('insert into messages_fts (rowid, topic, content) select id, topic, content from messages where id > (select up_to from search_indexed) order by id');
+    await w.exec('update search_indexed set up_to = (select coalesce(max(id), 0) from messages)');
+  }
   if (databaseUrl) {
     // Rows were inserted with their IDs: move each table's sequence past them.
     for (const table of ['users', 'streams', 'recipients', 'subscriptions', 'messages', 'reactions']) {

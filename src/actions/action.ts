@@ -29,6 +29,7 @@ export async function runAction<T>(app: AppContext, fn: (scope: ActionScope) => 
     const endedSessions = new Set<number>();
     const now = Math.floor(Date.now() / 1000);
     let result: T;
+    await app.db.writesHeld();
     try {
       result = await app.db.kysely.transaction().execute((tx) =>
         fn({ tx, dialect: app.db.dialect, now, emit: (event, userIds) => pending.push({ event, userIds: [...userIds] }), sessionsEnded: (userId) => endedSessions.add(userId) }),
@@ -63,17 +64,17 @@ const groups = new WeakMap<AppContext, GroupedJob[]>();
 
 /**
  * runAction for actions that come in bursts (sends), on SQLite: the actions called in one turn
- * of the event loop run one after the other in one transaction, with one commit. On SQLite a
- * commit writes every page it changed to the log: a message's 50 recipients touch some 100
- * index pages, and messages committed together to the same people share those pages (four at
- * once write a third of the bytes and take a third of the CPU). Each action keeps its
- * guarantees: when one throws, the transaction is rolled back, that one fails with its error
- * and the others run again without it (an action changes nothing but the database and its
- * events, so running it again is safe); events are published after the commit, in the order
- * the actions ran; each caller's answer waits until the commit is on disk. (A savepoint per
- * action would keep the others' work instead, but SQLite then copies every page an action
- * touches to a statement journal: as much again as the log.) PostgreSQL, whose connections run
- * transactions side by side, runs each action on its own (runAction).
+ * of the event loop (or while writes are held for a checkpoint, Db.writesHeld) run one after the
+ * other in one transaction, with one commit. On SQLite a commit writes every page it changed to
+ * the log: a message's 50 recipients touch some 100 index pages, and messages committed together
+ * to the same people share those pages (four at once write a third of the bytes and take a third
+ * of the CPU). Each action keeps its guarantees: when one throws, the transaction is rolled
+ * back, that one fails with its error and the others run again without it (an action changes
+ * nothing but the database and its events, so running it again is safe); events are published
+ * after the commit, in the order the actions ran; each caller's answer waits until the commit is
+ * on disk. (A savepoint per action would keep the others' work instead, but SQLite then copies
+ * every page an action touches to a statement journal: as much again as the log.) PostgreSQL,
+ * whose connections run transactions side by side, runs each action on its own (runAction).
  */
 export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) => Promise<T>): Promise<T> {
   if (app.db.dialect !== 'sqlite') return runAction(app, fn);
@@ -85,9 +86,15 @@ export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) =>
       groups.set(app, jobs);
       // After this turn's I/O callbacks: the sends whose requests arrived in the same turn join.
       setImmediate(() => {
-        const group = groups.get(app)!;
-        groups.delete(app);
-        void runGroup(app, group);
+        const start = () => {
+          const group = groups.get(app)!;
+          groups.delete(app);
+          void runGroup(app, group);
+        };
+        // While a checkpoint copies the whole log (Db.writesHeld), the group waits, and grows.
+        const held = app.db.writesHeld();
+        if (held) void held.then(start);
+        else start();
       });
     }
     jobs.push(job);

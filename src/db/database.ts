@@ -22,7 +22,7 @@ import type { Dialect } from './migrations/util.ts';
 import { lazy } from '../lazy.ts';
 import { IdentitySync } from './identity-sync.ts';
 import { Checkpointer } from './checkpoint.ts';
-import { NAMES_USER_MESSAGES, PENDING_TABLE, PendingUserMessages } from './pending-user-messages.ts';
+import { NAMES_DEFERRED, PENDING_TABLE, PendingUserMessages } from './pending-user-messages.ts';
 
 export type { Dialect };
 export type Tx = Transaction<Database>;
@@ -50,6 +50,12 @@ export interface Db {
    * all the commits made while the previous one ran. Call before acknowledging a write.
    */
   sync(): Promise<void>;
+  /**
+   * SQLite: while writers hold back so that a checkpoint can copy the whole log and the log can
+   * start over (checkpoint.ts), a promise of the hold's end; actions wait for it before their
+   * transactions begin. Null otherwise, and always on PostgreSQL.
+   */
+  writesHeld(): Promise<void> | null;
   /**
    * SQLite's connection for a synchronous select through a kept prepared statement, skipping the
    * query builder and its asynchronous executor (most of a one-row read's cost); for the hot
@@ -118,6 +124,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
       },
       identityWrites: identity ? () => identity.version() : null,
       sync: () => Promise.resolve(),
+      writesHeld: () => null,
       direct: () => null,
       prepared: preparedReads(pool),
     };
@@ -153,6 +160,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   registerSqliteFunctions(file);
   const checkpoints = new Checkpointer({
     file: file.name,
+    inTransaction: () => file.inTransaction,
     onFailure: (err) => {
       process.emitWarning(`${err.message}; checkpoints run in commits again`);
       if (file.open) file.pragma('wal_autocheckpoint = 1000');
@@ -181,6 +189,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
       checkpoints.committed();
       return wal.sync();
     },
+    writesHeld: () => checkpoints.held(),
     direct: () => (file.inTransaction ? null : reads),
     prepared: null,
     close: async () => {
@@ -193,9 +202,9 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
     },
   };
   await migrate(db, migrateOpts);
-  // From here on a statement that names user_messages first moves the rows sends left pending,
-  // beginning with any a stop left behind.
-  statements.pending = new PendingUserMessages(file);
+  // From here on a statement that names user_messages or the full-text index first moves what
+  // sends left pending, beginning with anything a stop left behind.
+  statements.pending = new PendingUserMessages(file, () => checkpoints.held());
   statements.pending.beforeStatement();
   return db;
 }
@@ -348,12 +357,12 @@ class StatementCache implements SqliteDatabase {
     if (kept) {
       this.#cache.delete(text);
     } else {
-      kept = { statement: this.#compile(text), namesUserMessages: NAMES_USER_MESSAGES(text), addsPending: ADDS_PENDING.test(text) };
+      kept = { statement: this.#compile(text), namesDeferred: NAMES_DEFERRED(text), addsPending: ADDS_PENDING.test(text) };
       if (this.#cache.size >= this.#max) this.#cache.delete(this.#cache.keys().next().value!);
     }
     this.#cache.set(text, kept);
     // Whoever runs a statement prepares it just before (synchronously): the rows are in place.
-    if (kept.namesUserMessages) this.pending?.beforeStatement();
+    if (kept.namesDeferred) this.pending?.beforeStatement();
     else if (kept.addsPending) this.pending?.added();
     return kept.statement;
   }
@@ -404,8 +413,8 @@ class StatementCache implements SqliteDatabase {
 
 interface KeptStatement {
   statement: SqliteStatement;
-  /** Reads or writes user_messages: the pending rows move first. */
-  namesUserMessages: boolean;
+  /** Reads or writes user_messages or the full-text index: what is pending moves first. */
+  namesDeferred: boolean;
   /** Stores a send's rows as pending: they move soon. */
   addsPending: boolean;
 }

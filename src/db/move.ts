@@ -4,7 +4,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { openDatabase, postgres } from './database.ts';
-import { PENDING_TABLE } from './pending-user-messages.ts';
+import { DEFERRAL_TABLES } from './pending-user-messages.ts';
 
 export interface MoveReport {
   tables: { name: string; rows: number }[];
@@ -13,8 +13,9 @@ export interface MoveReport {
 const BATCH = 1000;
 
 /**
- * Tables that belong to SQLite only (full-text shadow tables; pending user_messages rows, which
- * opening and closing the file below moved into user_messages) are not copied.
+ * Tables that belong to SQLite only (full-text shadow tables; the deferred writes' own tables,
+ * whose pending rows opening and closing the file below moved into user_messages and the index)
+ * are not copied.
  */
 function copiedTables(file: SQLite.Database): string[] {
   const rows = file
@@ -23,7 +24,7 @@ function copiedTables(file: SQLite.Database): string[] {
   const virtual = rows.filter((r) => /create virtual table/i.test(r.sql ?? '')).map((r) => r.name);
   return rows
     .map((r) => r.name)
-    .filter((n) => n !== 'parley_migrations' && n !== PENDING_TABLE && !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
+    .filter((n) => n !== 'parley_migrations' && !DEFERRAL_TABLES.includes(n) && !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
 }
 
 export async function moveSqliteToPostgres(dataDir: string, databaseUrl: string): Promise<MoveReport> {

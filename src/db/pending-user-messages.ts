@@ -1,4 +1,4 @@
-// SQLite: a message's user_messages rows are written after its send, in batches (issue 19).
+// SQLite: the writes of a send that nobody reads at once are made after it, in batches (issue 19).
 //
 // A send to a stream writes one user_messages row per subscriber, and those rows land in two
 // indexes ordered by user: a page of each index for every recipient (about 100 of 4 KB for 50
@@ -6,18 +6,28 @@
 // the send's transaction stores the rows in one `pending_user_messages` row (the message's ID and
 // its recipients with their flags), which is on disk with the message before the send is
 // answered; the rows move into user_messages a few milliseconds later, many messages at once, so
-// a page of a recipient is written once for all of them.
+// a page of a recipient is written once for all of them. The full-text index takes new messages
+// in the same batches (migration 0018): FTS5 writes a segment for every transaction that adds to
+// it, and merges them later, which cost about a tenth of a send when each send added its own.
 //
-// Nobody reads a message's rows before they have moved: every statement that names
-// user_messages, on any connection of this code (StatementCache.prepare), first moves whatever
-// is pending, in the same transaction when there is one. Pending rows left by a stop are moved
-// when the file is next opened. PostgreSQL writes user_messages in the send itself, as before.
+// Nobody reads what is deferred before it is written: every statement that names user_messages
+// or the full-text index, on any connection of this code (StatementCache.prepare), first moves
+// whatever is pending, in the same transaction when there is one. What a stop left pending is
+// moved when the file is next opened. PostgreSQL writes user_messages in the send itself, and
+// its search index is an index of the messages table.
 import type SQLite from 'better-sqlite3';
 
 export const PENDING_TABLE = 'pending_user_messages';
+/** How far the full-text index has come: one row, the highest message ID it is up to date for. */
+export const SEARCH_INDEXED_TABLE = 'search_indexed';
+/** SQLite's own tables of this deferral, which no other database has. */
+export const DEFERRAL_TABLES: readonly string[] = [PENDING_TABLE, SEARCH_INDEXED_TABLE];
 
-/** Statements that read or write user_messages, and so need the pending rows moved first. */
-export const NAMES_USER_MESSAGES = (text: string): boolean => /\buser_messages\b/i.test(text);
+/**
+ * Statements that read or write user_messages or the full-text index (the virtual table or its
+ * shadow tables), and so need what is pending moved first.
+ */
+export const NAMES_DEFERRED = (text: string): boolean => /\b(user_messages|messages_fts\w*)\b/i.test(text);
 
 /** Flags fit in the low 16 bits of a recipient's number (8 are in use). */
 const FLAG_BITS = 16;
@@ -33,7 +43,11 @@ const ALL = `select message_id, recipients from ${PENDING_TABLE} order by messag
 const EXISTS = 'select 1 from messages where id = ?';
 const INSERT = 'insert into user_messages (user_id, message_id, flags) values (?, ?, ?)';
 const CLEAR = `delete from ${PENDING_TABLE} where message_id <= ?`;
-const ANY = `select 1 from ${PENDING_TABLE} limit 1`;
+const ANY = `select exists (select 1 from ${PENDING_TABLE}) or coalesce((select max(id) from messages), 0) > (select up_to from ${SEARCH_INDEXED_TABLE})`;
+const INDEXED = `select up_to from ${SEARCH_INDEXED_TABLE}`;
+const NEWEST = 'select coalesce(max(id), 0) from messages';
+const INDEX = 'insert into messages_fts (rowid, topic, content) select id, topic, content from messages where id > ? and id <= ? order by id';
+const SET_INDEXED = `update ${SEARCH_INDEXED_TABLE} set up_to = ?`;
 
 /**
  * After a send, the rows move within this time unless a read moves them sooner. Larger batches
@@ -61,6 +75,11 @@ export class PendingUserMessages {
   readonly #exists: SQLite.Statement;
   readonly #insert: SQLite.Statement;
   readonly #clear: SQLite.Statement;
+  readonly #indexed: SQLite.Statement;
+  readonly #newest: SQLite.Statement;
+  readonly #index: SQLite.Statement;
+  readonly #setIndexed: SQLite.Statement;
+  readonly #writesHeld: () => Promise<void> | null;
   #timer: NodeJS.Timeout | null = null;
   /** Sends since the last move: a count for choosing when to move, not a record (rollbacks). */
   #added = 0;
@@ -70,13 +89,18 @@ export class PendingUserMessages {
    * log (WalSync): the rows it wrote are still pending on disk until then, and the log is flushed
    * in order, so the next commit that is flushed carries the move with it.
    */
-  constructor(file: SQLite.Database) {
+  constructor(file: SQLite.Database, writesHeld: () => Promise<void> | null = () => null) {
     this.#file = file;
-    this.#any = file.prepare(ANY);
+    this.#writesHeld = writesHeld;
+    this.#any = file.prepare(ANY).pluck();
     this.#all = file.prepare(ALL);
     this.#exists = file.prepare(EXISTS);
     this.#insert = file.prepare(INSERT);
     this.#clear = file.prepare(CLEAR);
+    this.#indexed = file.prepare(INDEXED).pluck();
+    this.#newest = file.prepare(NEWEST).pluck();
+    this.#index = file.prepare(INDEX);
+    this.#setIndexed = file.prepare(SET_INDEXED);
   }
 
   /** A send stored its rows as pending: move them soon. */
@@ -86,16 +110,17 @@ export class PendingUserMessages {
     else if (!this.#timer) this.#schedule(MOVE_AFTER_MS);
   }
 
-  /** Moves what is pending before a statement that names user_messages runs. */
+  /** Moves what is pending before a statement that names user_messages or the index runs. */
   beforeStatement(): void {
-    if (this.#any.get() !== undefined) this.move();
+    if (this.#any.get() === 1) this.move();
   }
 
   /**
    * Moves pending rows into user_messages, oldest message first, all of them or (`maxRows`) the
-   * messages up to the one that takes it past that many rows; inside the transaction that is open
-   * on the connection (the statement that asked for them belongs to it, and a rollback leaves the
-   * rows pending), or in a transaction of its own. True when nothing is left pending.
+   * messages up to the one that takes it past that many rows, and indexes the messages up to the
+   * same point for search; inside the transaction that is open on the connection (the statement
+   * that asked for them belongs to it, and a rollback leaves the rows pending), or in a
+   * transaction of its own. True when nothing is left pending.
    */
   move(maxRows = Infinity): boolean {
     this.#added = 0;
@@ -121,6 +146,13 @@ export class PendingUserMessages {
       rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
       for (const [userId, messageId, flags] of rows) this.#insert.run(userId, messageId, flags);
       this.#clear.run(last);
+      // Each message as it is now: one edited or deleted before its turn is indexed as it is.
+      const from = this.#indexed.get() as number;
+      const upTo = all ? (this.#newest.get() as number) : last;
+      if (upTo > from) {
+        this.#index.run(from, upTo);
+        this.#setIndexed.run(upTo);
+      }
       if (own) this.#file.exec('commit');
       return all;
     } catch (err) {
@@ -136,8 +168,11 @@ export class PendingUserMessages {
       if (!this.#file.open) return;
       // A transaction of the query builder is waiting on something: move once it is over.
       if (this.#file.inTransaction) return this.#schedule(1);
+      // Writers hold back for a checkpoint (Db.writesHeld): move after it.
+      const held = this.#writesHeld();
+      if (held) return void held.then(() => this.#schedule(0));
       try {
-        if (this.#any.get() !== undefined && !this.move(ROWS_A_TURN)) this.#schedule(0);
+        if (this.#any.get() === 1 && !this.move(ROWS_A_TURN)) this.#schedule(0);
       } catch (err) {
         // The rows stay pending (their transaction was rolled back); the next read tries again.
         process.emitWarning(`Moving pending user_messages rows failed: ${(err as Error).message}`);

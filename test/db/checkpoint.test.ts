@@ -72,3 +72,31 @@ test('Checkpointer: the worker stops when commits stop and starts again with the
   assert.deepEqual(failures, []);
   db.close();
 });
+
+test('Checkpointer: under a steady stream of commits, writers hold back now and then and the log starts over', async (t) => {
+  const { file, db } = walDatabase(t);
+  const failures: Error[] = [];
+  // A hold comes once the log has 200 frames and a checkpoint took at most 500 ms (a slow machine).
+  const checkpoints = new Checkpointer({ file, intervalMs: 0, restartFrames: 200, maxHoldMs: 2000, inTransaction: () => db.inTransaction, onFailure: (err) => failures.push(err) });
+  const insert = db.prepare('insert into t (v) values (?)');
+  let commits = 0;
+  let largest = 0;
+  // A writer as the actions are: it waits for a hold before each transaction; a commit a turn.
+  for (const end = Date.now() + 1500; Date.now() < end; ) {
+    await checkpoints.held();
+    insert.run('x'.repeat(2000));
+    commits++;
+    checkpoints.committed();
+    largest = Math.max(largest, fs.statSync(`${file}-wal`).size);
+    await new Promise((r) => setImmediate(r));
+  }
+  await checkpoints.close();
+  assert.deepEqual(failures, []);
+  assert.ok(checkpoints.stats.holds > 0, 'writers were held');
+  // Without the holds the log holds every commit's page (each checkpoint leaves those made while
+  // it ran): it would be as long as all of them.
+  const written = commits * 4120;
+  assert.ok(largest < written / 4, `the log started over: at most ${largest} bytes of ${written} written`);
+  assert.equal((db.prepare('select count(*) as n from t').get() as { n: number }).n, commits);
+  db.close();
+});

@@ -17,6 +17,7 @@ import { migration as starredIndex } from './0014_starred_index.ts';
 import { migration as submessages } from './0015_submessages.ts';
 import { migration as realmIcon } from './0016_realm_icon.ts';
 import { migration as pendingUserMessages } from './0017_pending_user_messages.ts';
+import { migration as searchIndexLater } from './0018_search_index_later.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   submessages,
   realmIcon,
   pendingUserMessages,
+  searchIndexLater,
 ];
