@@ -285,6 +285,10 @@ async function sendRun(d: Deployment, stream: number, sender: string, pollers: s
   running = false;
   await c.calls[0]!('POST', '/messages', sender, { type: 'stream', to: stream, topic: 'standard bench', content: 'end of run' });
   await Promise.all(polls);
+  // The clients go away as a client does when it closes: their queues with them. (Left behind,
+  // each run's 50 queues took every later run's events until they expired, unread: by the 500/s
+  // step 150 of them, whose growing backlog the garbage collector walked at every turn.)
+  await Promise.all(queues.map((q, i) => c.calls[i % c.calls.length]!('DELETE', '/events', q.who, { queue_id: q.queue })));
   c.close();
   return {
     target: rate,
