@@ -45,6 +45,14 @@ export interface Db {
    */
   identityWrites: (() => number | null) | null;
   /**
+   * The same for who subscribes to a stream and who is active: a count that grows with every
+   * statement of this process that may write subscriptions, users, streams or realms, with every
+   * rollback (a transaction's own reads saw what it undid), and with every commit of another
+   * connection (SQLite). Null where it is not kept (PostgreSQL, whose processes do not count
+   * each other's writes).
+   */
+  subscriberWrites: (() => number) | null;
+  /**
    * Resolves once everything this process has committed is on disk. PostgreSQL's commit is
    * durable already; on SQLite the write-ahead log is flushed off the event loop, one flush for
    * all the commits made while the previous one ran. Call before acknowledging a write.
@@ -123,6 +131,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
         await identity?.close();
       },
       identityWrites: identity ? () => identity.version() : null,
+      subscriberWrites: null,
       sync: () => Promise.resolve(),
       writesHeld: () => null,
       direct: () => null,
@@ -173,18 +182,21 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   // read once per turn of the event loop: a commit elsewhere is seen from the next turn on.
   const dataVersion = file.prepare('pragma data_version').pluck();
   let otherCommits: number | null = null;
-  const identityWrites = () => {
+  const others = (): number => {
     if (otherCommits === null) {
       otherCommits = dataVersion.get() as number;
       setImmediate(() => (otherCommits = null));
     }
-    return statements.identityWrites + otherCommits;
+    return otherCommits;
   };
+  const identityWrites = () => statements.identityWrites + others();
+  const subscriberWrites = () => statements.subscriberWrites + others();
   const reads = statements.directReads();
   const db: Db = {
     kysely,
     dialect: 'sqlite',
     identityWrites,
+    subscriberWrites,
     sync: () => {
       checkpoints.committed();
       return wal.sync();
@@ -219,6 +231,8 @@ const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);
 const SESSION_TOUCH = /^update "sessions" set "last_used_at" = (\?|\$1), "expires_at" = (\?|\$2) where "token_hash" = (\?|\$3)$/;
 /** A statement that may change what authentication keeps: users, realms or sessions rows. */
 const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && /\b(users|realms|sessions)\b/i.test(text) && !SESSION_TOUCH.test(text);
+/** Statements that may change a stream's active subscribers (Db.subscriberWrites), and rollbacks. */
+const SUBSCRIBER_WRITE = (text: string) => MAY_WRITE(text) && (/\b(subscriptions|users|streams|realms)\b/i.test(text) || /^\s*rollback\b/i.test(text));
 
 /** Db.prepared: a name per SQL text, so that each connection prepares a text once. */
 function preparedReads(pool: pgTypes.Pool): Db['prepared'] {
@@ -331,10 +345,11 @@ export class WalSync {
  * re-prepares a kept statement itself when the schema changes under it.
  *
  * It also tells `written` of every run of a statement that may write, and counts those that may
- * write users or realms (`Db.identityWrites`).
+ * write users or realms (`Db.identityWrites`) or subscribers (`Db.subscriberWrites`).
  */
 class StatementCache implements SqliteDatabase {
   identityWrites = 0;
+  subscriberWrites = 0;
   /** Set once the schema is migrated: see pending-user-messages.ts. */
   pending: PendingUserMessages | null = null;
   readonly #file: SQLite.Database;
@@ -383,9 +398,11 @@ class StatementCache implements SqliteDatabase {
     const stmt = this.#file.prepare(text);
     if (!MAY_WRITE(text)) return stmt as unknown as SqliteStatement;
     const identity = IDENTITY_WRITE(text);
+    const subscribers = SUBSCRIBER_WRITE(text);
     const wrote = () => {
       this.#written();
       if (identity) this.identityWrites++;
+      if (subscribers) this.subscriberWrites++;
     };
     return {
       reader: stmt.reader,

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Message, Realm, Stream, User } from '../../db/schema.ts';
 import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../db/queries/messages.ts';
 import { dmRecipient } from '../../db/queries/recipients.ts';
-import { subscriberIds, subscription } from '../../db/queries/streams.ts';
+import { activeSubscriberIds, subscription } from '../../db/queries/streams.ts';
 import { canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
 import { canPostToStream } from '../../lib/permissions.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
@@ -104,10 +104,10 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
   // its events.
   const messageId = await runGroupedAction(app, async (scope) => {
     let recipientId: number;
-    let receivers: number[];
+    let receivers: readonly number[];
     if (a.type === 'stream') {
       recipientId = a.stream.recipient_id!;
-      receivers = (await subscriberIds(scope.tx, [a.stream.id])).get(a.stream.id) ?? [];
+      receivers = await activeSubscriberIds(app.db, scope.tx, a.stream.id);
     } else {
       const ids = [...new Set([sender.id, ...a.users.map((u) => u.id)])];
       recipientId = (await dmRecipient(scope.tx, realm.id, ids)).id;

@@ -1,0 +1,64 @@
+// A stream's active subscribers are kept between sends (activeSubscriberIds) while nothing that
+// may change them has run: a subscription, an unsubscription, a deactivation, a rollback, or a
+// commit of another connection each make the next send read them again.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { activeSubscriberIds } from '../../../src/db/queries/streams.ts';
+import { startServer, type TestServer } from '../../helpers/server.ts';
+
+async function streamId(s: TestServer, name: string): Promise<number> {
+  return (await s.ok('GET', '/api/v1/get_stream_id', { stream: name })).stream_id as number;
+}
+
+/** Who got the message: those with a user_messages row for it. */
+async function receivers(s: TestServer, content: string): Promise<number[]> {
+  const sent = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Kept', topic: 't', content });
+  const rows = await s.server.app.db.kysely.selectFrom('user_messages').select('user_id').where('message_id', '=', sent.id as number).orderBy('user_id').execute();
+  return rows.map((r) => r.user_id);
+}
+
+test('sends reach the subscribers as they are at each send', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const bob = await s.createUser('Bob');
+  const carol = await s.createUser('Carol');
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Kept' }], principals: [s.owner.id, bob.id] });
+  assert.deepEqual(await receivers(s, 'one'), [s.owner.id, bob.id]);
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Kept' }] }, carol);
+  assert.deepEqual(await receivers(s, 'two'), [s.owner.id, bob.id, carol.id], 'a subscription');
+  await s.ok('DELETE', '/api/v1/users/me/subscriptions', { subscriptions: ['Kept'] }, bob);
+  assert.deepEqual(await receivers(s, 'three'), [s.owner.id, carol.id], 'an unsubscription');
+  await s.ok('DELETE', `/api/v1/users/${carol.id}`);
+  assert.deepEqual(await receivers(s, 'four'), [s.owner.id], 'a deactivation');
+});
+
+test('kept subscribers: a rolled-back subscription is forgotten; another connection is seen', { skip: !!process.env.TEST_DATABASE_URL && 'PostgreSQL keeps nothing' }, async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const bob = await s.createUser('Bob');
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Kept' }] });
+  const { db } = s.server.app;
+  const id = await streamId(s, 'Kept');
+  assert.deepEqual(await activeSubscriberIds(db, db.kysely, id), [s.owner.id]);
+  const row = await db.kysely.selectFrom('subscriptions').selectAll().where('stream_id', '=', id).executeTakeFirstOrThrow();
+  const { id: _id, ...copy } = row;
+  await assert.rejects(
+    db.kysely.transaction().execute(async (tx) => {
+      // eslint-disable-next-line no-restricted-syntax -- the uncommitted, rolled-back subscription is what this test is about
+      await tx.insertInto('subscriptions').values({ ...copy, user_id: bob.id }).execute();
+      assert.deepEqual(await activeSubscriberIds(db, tx, id), [s.owner.id, bob.id], 'the transaction sees its own subscription');
+      throw new Error('rolled back');
+    }),
+    /rolled back/,
+  );
+  assert.deepEqual(await activeSubscriberIds(db, db.kysely, id), [s.owner.id], 'the rollback undid it');
+
+  // Another connection (an operator's command, say) subscribes Bob: seen from the next turn on.
+  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
+  t.after(() => other.close());
+  other.prepare('update subscriptions set user_id = ? where stream_id = ? and user_id = ?').run(bob.id, id, s.owner.id);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(await activeSubscriberIds(db, db.kysely, id), [bob.id]);
+});
