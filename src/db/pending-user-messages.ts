@@ -65,8 +65,8 @@ const MOVE_AT_MESSAGES = 32;
 const ROWS_A_TURN = 5000;
 
 /**
- * Moves pending rows into user_messages: when a statement that names user_messages is about to
- * run (`beforeStatement`), and on a timer after sends (`added`).
+ * Moves pending rows into user_messages and indexes new messages for search: when a statement
+ * that names either is about to run (`beforeStatement`), and on a timer after sends (`added`).
  */
 export class PendingUserMessages {
   readonly #file: SQLite.Database;
