@@ -338,8 +338,7 @@ async function build(size: OrgSize, dataDir: string | null, databaseUrl: string 
     // What the server indexes in batches after sends (src/db/pending-user-messages.ts).
     await w.exec('insert into messages_fts (rowid, topic, content) select id, topic, content from messages where id > (select up_to from search_indexed) order by id');
     await w.exec('update search_indexed set up_to = (select coalesce(max(id), 0) from messages)');
-  }
-  if (databaseUrl) {
+  } else {
     // Rows were inserted with their IDs: move each table's sequence past them.
     for (const table of ['users', 'streams', 'recipients', 'subscriptions', 'messages', 'reactions']) {
       await w.exec(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
