@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import { send, subscribe } from '../helpers/factories.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const sqliteOnly = { skip: !!process.env.TEST_DATABASE_URL && "PostgreSQL's search index is an index of messages" };
@@ -20,7 +21,7 @@ async function searchIds(s: TestServer, word: string): Promise<number[]> {
  * it out of the index again, as a send whose batch has not run yet leaves it: that connection.
  */
 async function sentNotIndexed(t: { after(fn: () => unknown): void }, s: TestServer, content: string): Promise<{ id: number; file: SQLite.Database }> {
-  const id = (await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Search', topic: 'words', content })).id as number;
+  const id = await send(s, 'Search', 'words', content);
   const file = new SQLite(path.join(s.config.dataDir, 'parley.db'));
   t.after(() => file.close());
   const upTo = file.prepare('select up_to from search_indexed').pluck();
@@ -48,7 +49,7 @@ async function assertIndexSound(s: TestServer): Promise<void> {
 async function streamServer(t: { after(fn: () => unknown): void }): Promise<TestServer> {
   const s = await startServer();
   t.after(() => s.close());
-  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Search' }] });
+  await subscribe(s, ['Search']);
   return s;
 }
 
@@ -81,7 +82,7 @@ test('a message edited before its turn is indexed as edited', sqliteOnly, async 
 test('a message deleted before its turn never enters the index', sqliteOnly, async (t) => {
   const s = await streamServer(t);
   const { id, file } = await sentNotIndexed(t, s, 'alpha bravo');
-  const kept = (await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Search', topic: 'words', content: 'bravo again' })).id as number;
+  const kept = await send(s, 'Search', 'words', 'bravo again');
   await s.ok('DELETE', `/api/v1/messages/${id}`);
   assert.deepEqual(await searchIds(s, 'bravo'), [kept]);
   assert.deepEqual(matches(file, 'alpha'), []);
@@ -90,7 +91,7 @@ test('a message deleted before its turn never enters the index', sqliteOnly, asy
 
 test('messages a stop left unindexed are indexed when the file is opened again', sqliteOnly, async (t) => {
   const s = await startServer();
-  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Search' }] });
+  await subscribe(s, ['Search']);
   const { id, file } = await sentNotIndexed(t, s, 'golf hotel');
   file.close();
   await s.close({ keepData: true });

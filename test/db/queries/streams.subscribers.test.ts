@@ -6,16 +6,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { activeSubscriberIds } from '../../../src/db/queries/streams.ts';
+import { send, subscribe } from '../../helpers/factories.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
-
-async function streamId(s: TestServer, name: string): Promise<number> {
-  return (await s.ok('GET', '/api/v1/get_stream_id', { stream: name })).stream_id as number;
-}
+import { streamId } from '../../helpers/subscriptions.ts';
 
 /** Who got the message: those with a user_messages row for it. */
 async function receivers(s: TestServer, content: string): Promise<number[]> {
-  const sent = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Kept', topic: 't', content });
-  const rows = await s.server.app.db.kysely.selectFrom('user_messages').select('user_id').where('message_id', '=', sent.id as number).orderBy('user_id').execute();
+  const id = await send(s, 'Kept', 't', content);
+  const rows = await s.server.app.db.kysely.selectFrom('user_messages').select('user_id').where('message_id', '=', id).orderBy('user_id').execute();
   return rows.map((r) => r.user_id);
 }
 
@@ -24,9 +22,9 @@ test('sends reach the subscribers as they are at each send', async (t) => {
   t.after(() => s.close());
   const bob = await s.createUser('Bob');
   const carol = await s.createUser('Carol');
-  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Kept' }], principals: [s.owner.id, bob.id] });
+  await subscribe(s, ['Kept'], undefined, { principals: [s.owner.id, bob.id] });
   assert.deepEqual(await receivers(s, 'one'), [s.owner.id, bob.id]);
-  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Kept' }] }, carol);
+  await subscribe(s, ['Kept'], carol);
   assert.deepEqual(await receivers(s, 'two'), [s.owner.id, bob.id, carol.id], 'a subscription');
   await s.ok('DELETE', '/api/v1/users/me/subscriptions', { subscriptions: ['Kept'] }, bob);
   assert.deepEqual(await receivers(s, 'three'), [s.owner.id, carol.id], 'an unsubscription');
@@ -38,7 +36,7 @@ test('kept subscribers: a rolled-back subscription is forgotten; another connect
   const s = await startServer();
   t.after(() => s.close());
   const bob = await s.createUser('Bob');
-  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Kept' }] });
+  await subscribe(s, ['Kept']);
   const { db } = s.server.app;
   const id = await streamId(s, 'Kept');
   assert.deepEqual(await activeSubscriberIds(db, db.kysely, id), [s.owner.id]);
