@@ -199,7 +199,8 @@ export function Recent() {
         )}
         <div class="load-more">
           {h.foundOldest.value ? (
-            <p class="list-edge">You have seen every conversation.</p>
+            // Beside "No conversations…" it would say the same thing twice.
+            rows.length > 0 && <p class="list-edge">You have seen every conversation.</p>
           ) : (
             <button type="button" onClick={more} disabled={loading}>
               {loading ? 'Loading…' : 'Load more conversations'}

@@ -108,6 +108,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await recent(alice.page).getByRole('searchbox', { name: 'Filter conversations' }).fill('');
     await recent(alice.page).getByRole('combobox', { name: 'Conversation kind' }).selectOption({ label: 'Direct messages only' });
     await recent(alice.page).getByRole('status').filter({ hasText: 'No conversations match your filters.' }).waitFor();
+    assert.equal(await recent(alice.page).getByText('You have seen every conversation.').count(), 0, 'an empty list says so once');
     await recent(alice.page).getByRole('combobox', { name: 'Conversation kind' }).selectOption({ label: 'Streams and DMs' });
 
     // A muted topic leaves until "Include muted"; shown, it still reads well in the dark theme.
