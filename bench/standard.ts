@@ -476,9 +476,42 @@ async function measure(name: string, org: Organization, start: () => Promise<Dep
   return rows;
 }
 
-function print(title: string, rows: Row[]): void {
+/**
+ * What the machine itself costs, measured before any server starts: a system call (an fstat from
+ * Node) and a flush of the disk (fdatasync after appending 24 KB, the size of a send's commit to
+ * the log, 400 times 5 ms apart, in the folder the databases are copied to). These differ several
+ * times over between machines (a virtual machine whose system calls cost 2.6 µs, against well
+ * under 1 on others), every figure of the table moves with them, and no send is answered sooner
+ * than its flush: a line under each table's title gives them, to compare runs on other machines.
+ */
+async function machineCosts(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-machine-'));
+  const fd = fs.openSync(path.join(dir, 'flushes'), 'w');
+  try {
+    const calls = 100_000;
+    let t0 = performance.now();
+    for (let i = 0; i < calls; i++) fs.fstatSync(fd);
+    const callUs = ((performance.now() - t0) * 1000) / calls;
+    const chunk = Buffer.alloc(24 * 1024, 1);
+    const flushes: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      fs.writeSync(fd, chunk, 0, chunk.length, (i % 64) * chunk.length);
+      t0 = performance.now();
+      await new Promise<void>((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+      flushes.push(performance.now() - t0);
+      await sleep(5);
+    }
+    return `machine: a system call (fstat from Node) ${callUs.toFixed(1)} µs; a disk flush (fdatasync of 24 KB written) p50 ${quantile(flushes, 0.5).toFixed(2)} ms, p99 ${quantile(flushes, 0.99).toFixed(2)} ms`;
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function print(title: string, machine: string, rows: Row[]): void {
   const w = [Math.max(6, ...rows.map((r) => r.figure.length)), Math.max(4, ...rows.map((r) => r.goal.length)), Math.max(8, ...rows.map((r) => r.value.length + 3))];
   console.log(`\n${title}`);
+  console.log(machine);
   console.log(`| ${'figure'.padEnd(w[0]!)} | ${'goal'.padEnd(w[1]!)} | ${'measured'.padEnd(w[2]!)} | bare node:http, same run`);
   console.log(`|${'-'.repeat(w[0]! + 2)}|${'-'.repeat(w[1]! + 2)}|${'-'.repeat(w[2]! + 2)}|---`);
   for (const r of rows) {
@@ -507,6 +540,8 @@ async function main(): Promise<void> {
   }
   const size = sizeFromEnv();
   const only = process.env.ONLY;
+  log('the machine: a system call, a disk flush');
+  const machine = await machineCosts();
   const header = () => `${size.users} users, ${size.streams} streams, ${size.messages.toLocaleString('en')} messages; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
 
   if (only !== 'postgres') {
@@ -520,7 +555,7 @@ async function main(): Promise<void> {
       return { ...d, stop: async () => (await stop(), fs.rmSync(dataDir, { recursive: true, force: true })) };
     };
     const rows = await measure('SQLite', org, start, 1);
-    print(`Parley on SQLite, one process (${header()})`, rows);
+    print(`Parley on SQLite, one process (${header()})`, machine, rows);
   }
 
   if (only !== 'sqlite') {
@@ -555,7 +590,7 @@ async function main(): Promise<void> {
       };
     };
     const rows = await measure('PostgreSQL + Redis', org, start, 2);
-    print(`Parley on PostgreSQL with Redis, two processes (${header()})`, rows);
+    print(`Parley on PostgreSQL with Redis, two processes (${header()})`, machine, rows);
   }
 }
 
