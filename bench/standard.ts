@@ -478,9 +478,9 @@ async function measure(name: string, org: Organization, start: () => Promise<Dep
 
 /**
  * What the machine itself costs, measured before any server starts: a system call (an fstat from
- * Node) and a flush of the disk (fdatasync after appending 24 KB, the size of a send's commit to
- * the log, 400 times 5 ms apart, in the folder the databases are copied to). These differ several
- * times over between machines (a virtual machine whose system calls cost 2.6 µs, against well
+ * Node) and a flush of the disk (fdatasync after writing 24 KB, about what a send adds to the
+ * log, 400 times 5 ms apart, in the folder the databases are copied to). These differ several
+ * times over between machines (a virtual machine whose system calls cost about 3 µs, against well
  * under 1 on others), every figure of the table moves with them, and no send is answered sooner
  * than its flush: a line under each table's title gives them, to compare runs on other machines.
  */
