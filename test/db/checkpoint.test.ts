@@ -84,7 +84,10 @@ test('Checkpointer: under a steady stream of commits, writers hold back now and 
   // the holds it does not start over at all: each checkpoint leaves the commits made while it ran.
   const log = fs.openSync(`${file}-wal`, 'r');
   const header = Buffer.alloc(16);
-  const startedOver = () => (fs.readSync(log, header, 0, 16, 0), header.readUInt32BE(12));
+  const startedOver = () => {
+    fs.readSync(log, header, 0, 16, 0);
+    return header.readUInt32BE(12);
+  };
   // A writer as the actions are: it waits for a hold before each transaction; a commit a turn.
   // Until the log has started over twice; on a busy machine checkpoints take longer, and the
   // first hold comes later.

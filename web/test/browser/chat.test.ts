@@ -234,8 +234,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     const before = await toTop();
     const firstText = before.text.match(/History \d+/)![0];
     await page.waitForFunction((t) => !document.querySelector('main article')?.textContent?.includes(t), firstText);
-    // Measured once the view has settled: two frames without a change (a loaded machine may
-    // render the older messages and the restored position in separate frames).
+    // Measured two frames later, once the view has settled (a loaded machine may render the
+    // older messages and the restored position in separate frames).
     await page.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))));
     const after = await main.getByRole('article').filter({ hasText: new RegExp(`${firstText}$`) }).boundingBox();
     assert.ok(after && Math.abs(after.y - before.y) < 3, `the message on screen moved from ${before.y} to ${after?.y}`);
