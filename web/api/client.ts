@@ -169,12 +169,20 @@ export class Client {
     this.readTimer = setTimeout(() => void this.sendReads(), delay);
   }
 
-  private async sendReads(): Promise<void> {
+  /** The read marks sent so far, one request after another: a later "unread" must not overtake them. */
+  private readsSent: Promise<void> = Promise.resolve();
+
+  /** Sends the reads not yet sent; settles once they and every earlier batch are answered. */
+  private sendReads(): Promise<void> {
     clearTimeout(this.readTimer ?? undefined);
     this.readTimer = null;
     const batch = [...this.pendingRead];
     this.pendingRead.clear();
-    if (batch.length === 0) return;
+    if (batch.length > 0) this.readsSent = this.readsSent.then(() => this.postReads(batch));
+    return this.readsSent;
+  }
+
+  private async postReads(batch: number[]): Promise<void> {
     try {
       await this.api.post('/messages/flags', { messages: batch, op: 'add', flag: 'read' });
     } catch {
@@ -193,7 +201,8 @@ export class Client {
 
   async markUnreadFrom(id: number): Promise<void> {
     this.keptUnread.add(id);
-    // Reads not yet sent go first: the server then has a read to undo, and its event says so.
+    // Reads not yet sent, and those still on their way, go first: the server then has a read
+    // to undo, and its event says so.
     await this.sendReads();
     await this.api.post('/messages/flags', { messages: [id], op: 'remove', flag: 'read' });
   }

@@ -12,6 +12,12 @@ export class MessageList {
   foundNewest = false;
   /** The server's anchor of the first fetch (first unread), for the view to scroll to. */
   anchor: number | null = null;
+  /**
+   * Live messages of this narrow that came while the list did not reach the newest message: a
+   * fetch under way may have been answered before they were sent, so they are added when a
+   * fetch reaches the newest message.
+   */
+  private missedLive = new Set<number>();
   /** Bumped on every change; views subscribe to it. */
   readonly version = signal(0);
 
@@ -32,7 +38,13 @@ export class MessageList {
   addRange(ids: number[], foundOldest: boolean, foundNewest: boolean): void {
     this.merge(ids);
     if (foundOldest) this.foundOldest = true;
-    if (foundNewest) this.foundNewest = true;
+    if (foundNewest) {
+      this.foundNewest = true;
+      const first = this.ids[0];
+      const missed = [...this.missedLive].filter((id) => this.foundOldest || (first !== undefined && id > first));
+      this.missedLive.clear();
+      this.merge(missed);
+    }
     this.touch();
   }
 
@@ -54,7 +66,10 @@ export class MessageList {
 
   /** A live message: appended only while the list reaches the newest message. */
   addLive(id: number): boolean {
-    if (!this.foundNewest) return false;
+    if (!this.foundNewest) {
+      this.missedLive.add(id);
+      return false;
+    }
     if (this.ids.includes(id)) return false;
     this.merge([id]);
     this.touch();
@@ -62,6 +77,7 @@ export class MessageList {
   }
 
   remove(ids: ReadonlySet<number>): void {
+    for (const id of ids) this.missedLive.delete(id);
     const before = this.ids.length;
     this.ids = this.ids.filter((id) => !ids.has(id));
     if (this.ids.length !== before) this.touch();

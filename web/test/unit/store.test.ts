@@ -90,6 +90,22 @@ test('a list that does not reach the newest message leaves live messages to its 
   assert.deepEqual(l.ids, [50, 51]);
 });
 
+test('live messages that come while the first fetch is under way are kept when it answers without them', () => {
+  const s = loaded();
+  const l = s.messages.list([{ operator: 'channel', operand: 1 }]);
+  // The fetch was answered before 104 and 105 were sent; their events came first.
+  s.apply([{ type: 'message', message: streamMessage(104), flags: [] }]);
+  s.apply([{ type: 'message', message: streamMessage(105), flags: [] }]);
+  s.apply([{ type: 'delete_message', message_ids: [105], message_type: 'stream', stream_id: 1, topic: 'lunch' }]);
+  l.addRange([100, 101], true, true);
+  assert.deepEqual(l.ids, [100, 101, 104]);
+  // A fetch that answers with them too adds each once.
+  const again = s.messages.list([{ operator: 'channel', operand: 1 }, { operator: 'topic', operand: 'lunch' }]);
+  s.apply([{ type: 'message', message: streamMessage(106), flags: [] }]);
+  again.addRange([100, 101, 104, 106], true, true);
+  assert.deepEqual(again.ids, [100, 101, 104, 106]);
+});
+
 test('update_message_flags: read removes unreads, unread with details brings them back, starred follows', () => {
   const s = loaded();
   s.addFetched([streamMessage(100), streamMessage(101, { flags: ['mentioned'] })]);
