@@ -2,12 +2,13 @@
 // starts a new line (swappable); the text is kept as a server draft while unsent; typing is
 // announced to the others; files attach by button, drag and drop or paste.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
 import { client, store } from './context.ts';
-import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref } from './state.ts';
-import { currentNarrow } from './nav.ts';
-import { dmUserIds, operandIds } from '../store/match.ts';
+import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
+import { currentNarrow, go, narrowTitle } from './nav.ts';
+import { dmUserIds, narrowMatches, operandIds } from '../store/match.ts';
 import { composeBlocked, ROLE } from '../store/permissions.ts';
-import type { Draft } from '../store/types.ts';
+import type { Draft, Message, Narrow } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
 import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
 import { RecipientPills } from './RecipientPills.tsx';
@@ -29,6 +30,65 @@ export function composeTarget(newTopic = false): ComposeState {
   if (dm && !newTopic) return { type: 'private', to: operandIds(dm.operand), content: '' };
   const streamId = stream ? Number(stream.operand) : (store.streams.sorted.value[0]?.stream_id ?? null);
   return { type: 'stream', streamId, topic: topic && !newTopic ? String(topic.operand) : '', content: '' };
+}
+
+/**
+ * A sent message's conversation, when the view on screen does not show it (another narrow,
+ * Recent conversations, the inbox): compose stays where it is, so a notice says where it went.
+ */
+export function sentElsewhere(c: ComposeState, id: number, onScreen: Narrow | null): Narrow | null {
+  const me = store.me;
+  // The server files a message without a topic under "(no topic)" where topics are optional.
+  const topic = c.type === 'stream' ? c.topic.trim() || '(no topic)' : '';
+  const narrow: Narrow = c.type === 'stream' ? [{ operator: 'channel', operand: c.streamId! }, { operator: 'topic', operand: topic }] : [{ operator: 'dm', operand: c.to }];
+  if (onScreen !== null) {
+    const m = {
+      id,
+      type: c.type,
+      stream_id: c.type === 'stream' ? c.streamId : undefined,
+      subject: topic,
+      display_recipient: c.type === 'private' ? [...new Set([...c.to, me])].map((u) => ({ id: u })) : '',
+      sender_id: me,
+      flags: ['read'],
+    } as unknown as Message;
+    // Shown, or a narrow the client cannot decide (a search): no toast.
+    if (narrowMatches(onScreen, m, me) !== false) return null;
+  }
+  return narrow;
+}
+
+/** The last message sent, while the view it was sent from (which does not show it) is on screen. */
+const sentNotice = signal<{ label: string; narrow: Narrow; view: View } | null>(null);
+
+/** Says where the last message went when the view on screen does not show it, with a way there. */
+function SentNotice() {
+  const n = sentNotice.value;
+  if (!n || n.view !== view.value) return null;
+  return (
+    <div class="compose-sent" role="status">
+      <span>Sent to {n.label}.</span>
+      <button type="button" class="link-button" onClick={() => ((sentNotice.value = null), go(n.narrow))}>
+        Go to conversation
+      </button>
+      <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => (sentNotice.value = null)}>
+        <CloseIcon />
+      </button>
+    </div>
+  );
+}
+
+/** Where a message went, for the notice: "#design > logo", or the people of a DM ("Bob, Carol"). */
+function sentToLabel(c: ComposeState, narrow: Narrow): string {
+  if (c.type === 'stream') return narrowTitle(narrow);
+  const others = c.to.filter((id) => id !== store.me);
+  if (others.length === 0) return 'yourself';
+  return others.map((id) => store.users.get(id)?.full_name ?? 'Unknown user').join(', ');
+}
+
+/** The narrow on screen, or null when the view is not a list of messages. */
+function currentView(): Narrow | null {
+  const v = view.peek();
+  return v.kind === 'narrow' ? v.narrow : null;
 }
 
 function sameRecipient(d: Draft, c: ComposeState): boolean {
@@ -158,6 +218,7 @@ export function Compose() {
   );
 
   function close() {
+    sentNotice.value = null;
     clearTimeout(draftTimer.current);
     void saveDraft();
     stopTyping();
@@ -182,8 +243,10 @@ export function Compose() {
     setSending(true);
     clearTimeout(draftTimer.current);
     try {
-      await client.send(outgoing);
+      const id = await client.send(outgoing);
       stopTyping();
+      const elsewhere = sentElsewhere(cur, id, currentView());
+      sentNotice.value = elsewhere && { label: sentToLabel(cur, elsewhere), narrow: elsewhere, view: view.peek() };
       if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
       const now = compose.peek();
       if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;
@@ -294,6 +357,7 @@ export function Compose() {
         }
       }}
     >
+      <SentNotice />
       <form onSubmit={(e) => (e.preventDefault(), void send())} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), close())}>
         <div class="recipient-row">
           {c.type === 'stream' ? (

@@ -161,6 +161,30 @@ describe('the web client', { skip: skip ?? false }, () => {
     await dmLink.getByLabel('1 unread').waitFor({ state: 'detached' });
   });
 
+  test('a message sent to a conversation not on screen says where it went, with a way there', async () => {
+    const page = alice.page;
+    const notice = page.getByRole('region', { name: 'Compose' }).getByRole('status').filter({ hasText: 'Sent to' });
+    // The DM just sent was on screen: no notice.
+    assert.equal(await notice.count(), 0);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/logo`);
+    await page.getByRole('article').filter({ hasText: 'Welcome to design' }).waitFor();
+    await page.getByRole('button', { name: 'Close compose' }).click();
+    await page.getByRole('button', { name: 'New direct message' }).click();
+    const to = page.getByRole('textbox', { name: 'To' });
+    await to.pressSequentially('bo');
+    await page.getByRole('option', { name: /Bob/ }).waitFor();
+    await to.press('Enter');
+    await page.getByRole('textbox', { name: 'Message' }).fill('Sent from the design stream');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await notice.filter({ hasText: 'Sent to Bob.' }).waitFor();
+    // Still on the topic; the notice's button goes to the conversation, and the notice goes.
+    await page.getByRole('heading', { name: '#design > logo' }).waitFor();
+    await notice.getByRole('button', { name: 'Go to conversation' }).click();
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Sent from the design stream' }).waitFor();
+    await notice.waitFor({ state: 'detached' });
+  });
+
   test('Bob sees Alice typing, and a file Alice attaches becomes a link', async () => {
     const page = alice.page;
     await page.getByRole('textbox', { name: 'Message' }).pressSequentially('I am writing');
