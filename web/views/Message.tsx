@@ -137,7 +137,15 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
       aria-labelledby={`m${m.id}-sender m${m.id}-time`}
       onClick={() => (selectedId.value = m.id)}
     >
-      <div class="gutter">{!grouped && <Avatar userId={m.sender_id} url={m.avatar_url} />}</div>
+      <div class="gutter">
+        {!grouped && <Avatar userId={m.sender_id} url={m.avatar_url} />}
+        {/* A message under the one before it has its sender line for screen readers only: the mark shows here. */}
+        {grouped && m.last_edit_timestamp && (
+          <span class="edited" aria-hidden="true">
+            (edited)
+          </span>
+        )}
+      </div>
       <div class="body">
         <div class={`meta ${grouped ? 'sr-only' : ''}`}>
           <a class="sender" id={`m${m.id}-sender`} href={hashFor([{ operator: 'sender', operand: m.sender_id }])}>

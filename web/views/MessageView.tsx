@@ -261,7 +261,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
 
   return (
     <div class="scroller" ref={scroller} onScroll={() => void onScroll()}>
-      {list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
+      {!search && list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
       {!list.foundOldest && (start === 0 || busy.current) && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
       {rows}
       {list.loaded && ids.length === 0 && <p class="empty-list">No messages here yet.</p>}

@@ -98,9 +98,13 @@ describe('the web client', { skip: skip ?? false }, () => {
   test('Alice edits her message and sees its history; Bob sees the new text', async () => {
     const msg = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
     await msg.hover();
+    const messageWidth = (await msg.boundingBox())!.width;
     await msg.getByRole('button', { name: 'Message actions' }).click();
     await alice.page.getByRole('menuitem', { name: 'Edit message' }).click();
     const box = alice.page.getByRole('textbox', { name: 'Edit message content' });
+    // The box takes the message's width, not the width of its first line.
+    const boxWidth = (await box.boundingBox())!.width;
+    assert.ok(boxWidth > messageWidth * 0.6, `edit box ${boxWidth}px in a ${messageWidth}px message`);
     await box.fill('Pizza at one?');
     await alice.page.getByRole('button', { name: 'Save' }).click();
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at one?' }).waitFor();
@@ -111,6 +115,22 @@ describe('the web client', { skip: skip ?? false }, () => {
     const dialog = alice.page.getByRole('dialog', { name: 'Message edit history' });
     await dialog.getByText('Pizza at noon?').waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  test('an edited message under another of the same sender shows that it was edited', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'pairs', content: 'First of two' }, aliceAccount);
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'pairs', content: 'Second of two' }, aliceAccount);
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { content: 'Second of two, edited' }, aliceAccount);
+    await bob.page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/pairs`);
+    const second = bob.page.getByRole('article').filter({ hasText: 'Second of two, edited' });
+    await second.waitFor();
+    // Its sender line is for screen readers only (it follows Alice's first message); the mark is shown beside it.
+    const shown = [];
+    for (const mark of await second.getByText('(edited)').all()) shown.push(((await mark.boundingBox())?.width ?? 0) > 20);
+    assert.ok(shown.includes(true), `marks shown: ${JSON.stringify(shown)}`);
+    await bob.page.goBack();
+    await bob.page.waitForURL((u) => !u.hash.includes('pairs'));
   });
 
   test('Alice stars and deletes a message; it disappears for Bob', async () => {
@@ -143,6 +163,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.match(await hit.innerHTML(), /<span class="highlight">palette<\/span>/);
     assert.match(bob.page.url(), /#narrow\/search\/palette/);
     assert.equal(await bob.page.getByRole('main').getByRole('article').count(), 1);
+    // Results are not a conversation: no "beginning of the conversation" above them.
+    assert.equal(await bob.page.getByText('This is the beginning of the conversation.').count(), 0);
     // Back returns to the previous narrow.
     await bob.page.goBack();
     await bob.page.waitForURL((u) => !u.hash.includes('search'));
