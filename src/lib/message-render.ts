@@ -70,6 +70,8 @@ export interface RenderedMessage {
   result: RenderResult;
   /** Users mentioned directly or through a mentioned group. */
   mentionedUserIds: Set<number>;
+  /** The realm's linkifiers the content was rendered with (a topic's links use the same). */
+  linkifiers: readonly Linkifier[];
 }
 
 export async function renderMessage(db: Q, realm: Realm, realmUrl: string, content: string, sender: User, opts: MessageRenderOptions): Promise<RenderedMessage> {
@@ -85,7 +87,7 @@ export async function renderMessage(db: Q, realm: Realm, realmUrl: string, conte
   const result = renderMarkdown(content, ctx);
   const mentioned = new Set(result.mentionedUserIds);
   if (result.mentionedGroupIds.length > 0) for (const id of await groupMemberIds(db, realm.id, result.mentionedGroupIds)) mentioned.add(id);
-  return { result, mentionedUserIds: mentioned };
+  return { result, mentionedUserIds: mentioned, linkifiers: ctx.linkifiers };
 }
 
 /** Markdown outside messages (stream descriptions): links and emoji, no mentions of people. */

@@ -6,7 +6,7 @@ import { streamsByIds } from '../db/queries/streams.ts';
 import { usersByIds } from '../db/queries/users.ts';
 import { reactionsOfMessages } from '../db/queries/reactions.ts';
 import { submessagesOfMessages } from '../db/queries/submessages.ts';
-import { topicLinks } from './markdown/index.ts';
+import { topicLinks, type Linkifier } from './markdown/index.ts';
 import { loadLinkifiers } from './message-render.ts';
 import { realmSettings } from './realm.ts';
 
@@ -119,18 +119,17 @@ export async function loadMessageRelations(db: Q, realm: Realm, realmUrl: string
 
 /**
  * The relations of a stream message its send has just written, from what the send has at hand
- * (the sender, the stream's name; no reactions or submessages yet): what loadMessageRelations
- * would read back, without its five queries.
+ * (the sender, the stream's name, the linkifiers its content was rendered with; no reactions or
+ * submessages yet): what loadMessageRelations would read back, without its queries.
  */
-export async function newStreamMessageRelations(db: Q, realm: Realm, realmUrl: string, message: Message, sender: User, streamName: string): Promise<MessageRelations> {
-  const linkifiers = message.topic === '' ? [] : await loadLinkifiers(db, realm.id);
+export function newStreamMessageRelations(realm: Realm, realmUrl: string, message: Message, sender: User, streamName: string, linkifiers: readonly Linkifier[]): MessageRelations {
   return {
     sender,
     realmSubdomain: realm.subdomain,
     realmUrl,
     displayRecipient: streamName,
     reactions: [],
-    topicLinks: linkifiers.length === 0 ? [] : topicLinks(message.topic, linkifiers),
+    topicLinks: message.topic === '' || linkifiers.length === 0 ? [] : topicLinks(message.topic, linkifiers),
     submessages: [],
     allowEditHistory: realmSettings(realm).allow_edit_history,
   };

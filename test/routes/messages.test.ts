@@ -98,3 +98,18 @@ test('sending a stream message publishes a message event to its subscribers with
     ],
   );
 });
+
+test("a stream message's event links its topic with the linkifiers its content was rendered with, as a fetch does", async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
+  await s.ok('POST', '/api/v1/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/acme/app/issues/{id}' });
+  s.published.length = 0;
+  const { id } = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'bug #42', content: 'see #7' });
+  const event = s.published.find((p) => p.event.type === 'message')!.event;
+  const links = [{ text: '#42', url: 'https://github.com/acme/app/issues/42' }];
+  assert.deepEqual(event.message.topic_links, links);
+  assert.match(event.message.content, /href="https:\/\/github.com\/acme\/app\/issues\/7"/);
+  const fetched = await s.ok('GET', `/api/v1/messages/${id}`);
+  assert.deepEqual(fetched.message.topic_links, links);
+});

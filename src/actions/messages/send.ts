@@ -97,7 +97,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     checkDirectMessagePolicy(realm, sender, a.users);
   }
   const url = realmUrl(app.config, realm);
-  const { result: rendered, mentionedUserIds: mentioned } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });
+  const { result: rendered, mentionedUserIds: mentioned, linkifiers } = await renderMessage(app.db.kysely, realm, url, content, sender, { imageProxyKey: app.imageProxyKey });
 
   // Concurrent sends share a transaction and its commit (runGroupedAction): this function may
   // run again when a send grouped with it fails, so it changes nothing but the database and
@@ -164,7 +164,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     // A stream message without a widget has no relations but its sender, stream and topic links.
     const rel =
       a.type === 'stream' && !widget
-        ? await newStreamMessageRelations(scope.tx, realm, url, message, sender, a.stream.name)
+        ? newStreamMessageRelations(realm, url, message, sender, a.stream.name, linkifiers)
         : (await loadMessageRelations(scope.tx, realm, url, [message])).get(id)!;
     const json = presentMessage(message, rel, { applyMarkdown: true, clientExternalAvatar: false });
     const byFlags = new Map<number, number[]>();
