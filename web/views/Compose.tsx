@@ -36,7 +36,7 @@ export function composeTarget(newTopic = false): ComposeState {
  * A sent message's conversation, when the view on screen does not show it (another narrow,
  * Recent conversations, the inbox): compose stays where it is, so a notice says where it went.
  */
-export function sentElsewhere(c: ComposeState, id: number, onScreen: Narrow | null): Narrow | null {
+function sentElsewhere(c: ComposeState, id: number, onScreen: Narrow | null): Narrow | null {
   const me = store.me;
   // The server files a message without a topic under "(no topic)" where topics are optional.
   const topic = c.type === 'stream' ? c.topic.trim() || '(no topic)' : '';
@@ -51,7 +51,7 @@ export function sentElsewhere(c: ComposeState, id: number, onScreen: Narrow | nu
       sender_id: me,
       flags: ['read'],
     } as unknown as Message;
-    // Shown, or a narrow the client cannot decide (a search): no toast.
+    // Shown, or a narrow the client cannot decide (a search): no notice.
     if (narrowMatches(onScreen, m, me) !== false) return null;
   }
   return narrow;
@@ -67,7 +67,14 @@ function SentNotice() {
   return (
     <div class="compose-sent" role="status">
       <span>Sent to {n.label}.</span>
-      <button type="button" class="link-button" onClick={() => ((sentNotice.value = null), go(n.narrow))}>
+      <button
+        type="button"
+        class="link-button"
+        onClick={() => {
+          sentNotice.value = null;
+          go(n.narrow);
+        }}
+      >
         Go to conversation
       </button>
       <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => (sentNotice.value = null)}>
