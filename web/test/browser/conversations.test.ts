@@ -196,6 +196,22 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await page.close();
   });
 
+  test("on a phone Recent's filter row scrolls sideways and fades at its right edge, so a chip cut there reads as more", async () => {
+    const page = await bob.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(env.url + '/#recent');
+    const filters = page.getByRole('group', { name: 'Filters' });
+    await filters.waitFor();
+    const look = () => filters.evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth, mask: getComputedStyle(el).maskImage }));
+    const phone = await look();
+    assert.equal(phone.scrolls, true);
+    assert.match(phone.mask, /linear-gradient/);
+    // A desktop has room for the whole row: no fade.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(await look(), { scrolls: false, mask: 'none' });
+    await page.close();
+  });
+
   test('screenshots of both views, desktop and phone, light and dark, with no serious axe violation', { skip: !process.env.PARLEY_BROWSER_SHOTS }, async () => {
     const dir = process.env.PARLEY_BROWSER_SHOTS!;
     await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [bobAccount.id], content: 'Lunch?' }, aliceAccount);
