@@ -101,13 +101,15 @@ export function CreateStream({ allowPublic = true, allowPrivate = true }: { allo
             <input id={ids[1]} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
           </span>
         </div>
-        <div class="setting-line">
-          {allowPrivate && (
+        {allowPrivate && (
+          <div class="setting-line">
             <span class="toggle">
               <input id={ids[2]} type="checkbox" checked={priv} disabled={!allowPublic} onChange={(e) => setPriv(e.currentTarget.checked)} />
               <label for={ids[2]}>Private (only subscribers see it)</label>
             </span>
-          )}
+          </div>
+        )}
+        <div class="setting-line">
           <span class="field">
             <label for={ids[3]}>Who can post</label>
             <select id={ids[3]} value={String(policy)} onChange={(e) => setPolicy(Number(e.currentTarget.value))}>
