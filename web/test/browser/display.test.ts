@@ -132,9 +132,9 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
 
   test('with "never mark read on scroll" a new message stays unread until "Mark as read"', async () => {
     await alice.page.getByRole('combobox', { name: 'Mark messages read on scroll' }).selectOption({ label: 'Never' });
-    // Saved before Bob sends: the second tab then has the setting's event before the message's.
-    const policy = async () => ((await env.server.ok('POST', '/api/v1/register', { fetch_event_types: '["user_settings"]' }, aliceAccount)).user_settings as Record<string, unknown>).web_mark_read_on_scroll_policy;
-    await until('the setting to be saved', policy, (v) => v === 3);
+    // Published before Bob sends: the second tab's queue then has the setting's event before the message's.
+    const published = async () => env.server.published.some(({ event }) => event.type === 'user_settings' && event.property === 'web_mark_read_on_scroll_policy' && event.value === 3);
+    await until('the setting to be published', published, (v) => v);
     await tab2.bringToFront();
     await until('the second tab to have the focus', () => tab2.evaluate(() => document.hasFocus()), (v) => v);
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Unread on screen' }, bobAccount);
