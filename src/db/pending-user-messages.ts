@@ -41,7 +41,11 @@ export function encodeRecipients(flagsByUser: ReadonlyMap<number, number>): stri
 
 const ALL = `select message_id, recipients from ${PENDING_TABLE} order by message_id`;
 const EXISTS = 'select 1 from messages where id = ?';
-const INSERT = 'insert into user_messages (user_id, message_id, flags) values (?, ?, ?)';
+// `or ignore`: a move of everything (`move`) writes again the rows that a part of the timer's
+// batch already wrote; nothing can have changed those rows meanwhile, as any statement on
+// user_messages first moves everything.
+const INSERT = 'insert or ignore into user_messages (user_id, message_id, flags) values (?, ?, ?)';
+const IS_PENDING = `select 1 from ${PENDING_TABLE} where message_id = ?`;
 const CLEAR = `delete from ${PENDING_TABLE} where message_id <= ?`;
 const ANY = `select exists (select 1 from ${PENDING_TABLE}) or coalesce((select max(id) from messages), 0) > (select up_to from ${SEARCH_INDEXED_TABLE})`;
 const INDEXED = `select up_to from ${SEARCH_INDEXED_TABLE}`;
@@ -52,27 +56,47 @@ const SET_INDEXED = `update ${SEARCH_INDEXED_TABLE} set up_to = ?`;
 /**
  * After a send, the rows move within this time unless a read moves them sooner. Larger batches
  * cost less a message (measured on a 50-recipient stream: 4 a batch 690 µs of CPU a send, 20 a
- * batch 435, each alone 990), but a batch holds the event loop while it moves (about 0.2 ms a
- * message): at 200 sends a second, 10 a batch.
+ * batch 435, each alone 990): at 200 sends a second, 10 a batch.
  */
 const MOVE_AFTER_MS = 50;
 /** ... or as soon as this many messages are waiting (a busy server moves smaller batches). */
 const MOVE_AT_MESSAGES = 32;
+/** A batch on the timer takes the oldest messages up to the one that takes it past this many rows. */
+const ROWS_A_BATCH = 5000;
 /**
- * A move on the timer stops after the message that takes it past this many rows and goes on in the
- * next turn, so that a burst to a large stream does not hold the event loop for long at once.
+ * A batch on the timer writes this many rows a transaction, a turn of the event loop each, so
+ * that requests go on between its parts: a batch of 10 messages to 50 recipients in one
+ * transaction held the event loop 2-3 ms, and 10-15 ms at its slowest, which was most of a
+ * send's p99 (issue 19). The rows go in user order, so each part writes its recipients' index
+ * pages once, as the whole batch did.
  */
-const ROWS_A_TURN = 5000;
+const ROWS_A_PART = 200;
+
+type Row = [userId: number, messageId: number, flags: number];
+
+/** A batch that the timer moves a part a turn. */
+interface Batch {
+  /** Its oldest and newest messages: their pending rows are cleared when the last part is in. */
+  first: number;
+  last: number;
+  /** Whether it took every pending message (then the search index is brought up to the newest). */
+  all: boolean;
+  rows: Row[];
+  /** Rows written so far. */
+  done: number;
+}
 
 /**
- * Moves pending rows into user_messages and indexes new messages for search: when a statement
- * that names either is about to run (`beforeStatement`), and on a timer after sends (`added`).
+ * Moves pending rows into user_messages and indexes new messages for search: all of them when a
+ * statement that names either is about to run (`beforeStatement`), and in batches on a timer
+ * after sends (`added`).
  */
 export class PendingUserMessages {
   readonly #file: SQLite.Database;
   readonly #any: SQLite.Statement;
   readonly #all: SQLite.Statement;
   readonly #exists: SQLite.Statement;
+  readonly #isPending: SQLite.Statement;
   readonly #insert: SQLite.Statement;
   readonly #clear: SQLite.Statement;
   readonly #indexed: SQLite.Statement;
@@ -83,6 +107,9 @@ export class PendingUserMessages {
   #timer: NodeJS.Timeout | null = null;
   /** Sends since the last move: a count for choosing when to move, not a record (rollbacks). */
   #added = 0;
+  /** The batch the timer is moving, part by part. */
+  #batch: Batch | null = null;
+  #stopped = false;
 
   /**
    * A move need not be on disk before anything is answered, so it does not ask for a flush of the
@@ -95,6 +122,7 @@ export class PendingUserMessages {
     this.#any = file.prepare(ANY).pluck();
     this.#all = file.prepare(ALL);
     this.#exists = file.prepare(EXISTS);
+    this.#isPending = file.prepare(IS_PENDING).pluck();
     this.#insert = file.prepare(INSERT);
     this.#clear = file.prepare(CLEAR);
     this.#indexed = file.prepare(INDEXED).pluck();
@@ -116,45 +144,94 @@ export class PendingUserMessages {
   }
 
   /**
-   * Moves pending rows into user_messages, oldest message first, all of them or (`maxRows`) the
-   * messages up to the one that takes it past that many rows, and indexes the messages up to the
-   * same point for search; inside the transaction that is open on the connection (the statement
-   * that asked for them belongs to it, and a rollback leaves the rows pending), or in a
-   * transaction of its own. True when nothing is left pending.
+   * Moves every pending row into user_messages, oldest message first, and indexes the messages
+   * for search; inside the transaction that is open on the connection (the statement that asked
+   * for them belongs to it, and a rollback leaves the rows pending), or in a transaction of its own.
    */
-  move(maxRows = Infinity): boolean {
+  move(): void {
     this.#added = 0;
+    // Whatever the timer's batch has not written yet is written now; it starts afresh next time.
+    this.#batch = null;
+    this.#inTransaction(() => {
+      const batch = this.#collect(Infinity);
+      for (const [userId, messageId, flags] of batch.rows) this.#insert.run(userId, messageId, flags);
+      this.#finish(batch);
+    });
+  }
+
+  /**
+   * One part of the timer's batch, in a transaction of its own: the batch's next rows, or, once
+   * they are all in, the clearing of its pending rows and its search indexing. True when there
+   * is more to move.
+   */
+  #movePart(): boolean {
+    return this.#inTransaction(() => {
+      // Another connection may have moved the batch's messages since the last part (a CLI
+      // command): their pending rows are gone, and the batch is collected again.
+      if (this.#batch && this.#isPending.get(this.#batch.first) === undefined) this.#batch = null;
+      if (!this.#batch) {
+        this.#added = 0;
+        this.#batch = { ...this.#collect(ROWS_A_BATCH), done: 0 };
+      }
+      const batch = this.#batch;
+      if (batch.done < batch.rows.length) {
+        const end = Math.min(batch.rows.length, batch.done + ROWS_A_PART);
+        for (let i = batch.done; i < end; i++) this.#insert.run(...batch.rows[i]!);
+        batch.done = end;
+        return true;
+      }
+      this.#batch = null;
+      this.#finish(batch);
+      return !batch.all;
+    });
+  }
+
+  /**
+   * The rows of the pending messages, oldest first, up to the message that takes them past
+   * `maxRows`, in user order: the inserts walk each index from one recipient's pages to the next
+   * (a row a run of a kept statement: one statement over the JSON in SQL measured slower).
+   */
+  #collect(maxRows: number): Omit<Batch, 'done'> {
+    const rows: Row[] = [];
+    let first = 0;
+    let last = 0;
+    let all = true;
+    for (const p of this.#all.all() as { message_id: number; recipients: string }[]) {
+      if (rows.length >= maxRows) {
+        all = false;
+        break;
+      }
+      if (first === 0) first = p.message_id;
+      last = p.message_id;
+      // A deletion moves the rows first and deletes them; a message that is gone gets none.
+      if (this.#exists.get(p.message_id) === undefined) continue;
+      for (const n of JSON.parse(p.recipients) as number[]) rows.push([Math.floor(n / 2 ** FLAG_BITS), p.message_id, n % 2 ** FLAG_BITS]);
+    }
+    rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    return { first, last, all, rows };
+  }
+
+  /** Clears the pending rows of a batch whose rows are in, and indexes its messages for search. */
+  #finish(batch: Omit<Batch, 'done'>): void {
+    if (batch.last > 0) this.#clear.run(batch.last);
+    // Each message as it is now: one edited or deleted before its turn is indexed as it is.
+    const from = this.#indexed.get() as number;
+    const upTo = batch.all ? (this.#newest.get() as number) : batch.last;
+    if (upTo > from) {
+      this.#index.run(from, upTo);
+      this.#setIndexed.run(upTo);
+    }
+  }
+
+  /** Runs `fn` in the transaction open on the connection, or in one of its own. */
+  #inTransaction<T>(fn: () => T): T {
     // The write lock first: no other connection adds pending rows between the read and the clear.
     const own = !this.#file.inTransaction;
     if (own) this.#file.exec('begin immediate');
     try {
-      const rows: [userId: number, messageId: number, flags: number][] = [];
-      let last = 0;
-      let all = true;
-      for (const p of this.#all.all() as { message_id: number; recipients: string }[]) {
-        if (rows.length >= maxRows) {
-          all = false;
-          break;
-        }
-        last = p.message_id;
-        // A deletion moves the rows first and deletes them; a message that is gone gets none.
-        if (this.#exists.get(p.message_id) === undefined) continue;
-        for (const n of JSON.parse(p.recipients) as number[]) rows.push([Math.floor(n / 2 ** FLAG_BITS), p.message_id, n % 2 ** FLAG_BITS]);
-      }
-      // In user order, so the inserts walk each index from one recipient's pages to the next (a
-      // row a run of a kept statement: one statement over the JSON in SQL measured slower).
-      rows.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-      for (const [userId, messageId, flags] of rows) this.#insert.run(userId, messageId, flags);
-      this.#clear.run(last);
-      // Each message as it is now: one edited or deleted before its turn is indexed as it is.
-      const from = this.#indexed.get() as number;
-      const upTo = all ? (this.#newest.get() as number) : last;
-      if (upTo > from) {
-        this.#index.run(from, upTo);
-        this.#setIndexed.run(upTo);
-      }
+      const result = fn();
       if (own) this.#file.exec('commit');
-      return all;
+      return result;
     } catch (err) {
       if (own && this.#file.inTransaction) this.#file.exec('rollback');
       throw err;
@@ -162,6 +239,7 @@ export class PendingUserMessages {
   }
 
   #schedule(ms: number): void {
+    if (this.#stopped) return;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = null;
@@ -172,9 +250,10 @@ export class PendingUserMessages {
       const held = this.#writesHeld();
       if (held) return void held.then(() => this.#schedule(0));
       try {
-        if (this.#any.get() === 1 && !this.move(ROWS_A_TURN)) this.#schedule(0);
+        if (this.#any.get() === 1 && this.#movePart()) this.#schedule(0);
       } catch (err) {
         // The rows stay pending (their transaction was rolled back); the next read tries again.
+        this.#batch = null;
         process.emitWarning(`Moving pending user_messages rows failed: ${(err as Error).message}`);
       }
     }, ms);
@@ -183,6 +262,7 @@ export class PendingUserMessages {
 
   /** Stops the timer; what is pending stays on disk and moves on the next open. */
   stop(): void {
+    this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
   }

@@ -174,3 +174,34 @@ test('a large backlog moves on the timer a part a turn, oldest first, and nothin
   );
   assert.equal(other.prepare('select count(*) from user_messages where message_id = ? and flags = 1 and user_id >= 200000').pluck().get(ids[1]), 1500, 'flags kept');
 });
+
+test('a read between two parts of a batch moves the rest, over the rows those parts wrote', sqliteOnly, async (t) => {
+  const { s } = await twoPeopleStream(t);
+  const { app } = s.server;
+  const ids: number[] = [];
+  for (const content of ['a', 'b']) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content })).id as number);
+  await waitForNothingPending(s);
+  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
+  t.after(() => other.close());
+  const many = (base: number) => new Map(Array.from({ length: 1000 }, (_, i) => [base + i, i % 2] as [number, number]));
+  other.transaction(() => {
+    for (const [i, id] of ids.entries()) {
+      other.prepare('delete from user_messages where message_id = ?').run(id);
+      other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(many(100_000 * (i + 1))));
+    }
+  })();
+  await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'arms the timer' });
+  // The timer writes the batch a part a turn, the first message's rows first (user order).
+  const count = other.prepare('select count(*) from user_messages where message_id = ?').pluck();
+  for (let i = 0; i < 2000 && count.get(ids[0]) === 0; i++) await new Promise((r) => setTimeout(r, 1));
+  const partly = count.get(ids[0]) as number;
+  assert.ok(partly > 0 && partly < 1000, `a part of the batch is in (${partly} rows)`);
+  assert.deepEqual(pendingIds(s).slice(0, 2), ids, 'and the batch is still pending');
+  // A read on the server's connection moves everything now, writing again what the part wrote.
+  assert.equal(await countRows(app.db.kysely, ids[1]!), 1000);
+  assert.deepEqual(pendingIds(s), []);
+  assert.deepEqual(
+    ids.map((id) => count.get(id)),
+    [1000, 1000],
+  );
+});
