@@ -6,6 +6,7 @@ import { compose, composeFocus, drawer } from './state.ts';
 import { go } from './nav.ts';
 import { Avatar } from './Header.tsx';
 import type { PresenceStatus } from '../store/users.ts';
+import { canInvite } from './settings/route.ts';
 
 const SHOWN = 200;
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
@@ -54,7 +55,14 @@ export function UserList() {
           </li>
         ))}
         {people.length > SHOWN && <li class="more">{people.length - SHOWN} more: filter to find them.</li>}
+        {people.length === 0 && q && <li class="more">Nobody matches.</li>}
       </ul>
+      {/* Where a new organization's owner, alone in the list, looks for the others. */}
+      {canInvite() && (
+        <a class="invite-people" href="#organization/invitations" onClick={() => (drawer.value = null)}>
+          Invite people
+        </a>
+      )}
     </aside>
   );
 }

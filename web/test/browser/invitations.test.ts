@@ -109,6 +109,25 @@ describe('invitations', { skip: skip ?? false }, () => {
     }
   });
 
+  test('"Invite people" under the user list opens the section, for whoever the policy lets invite', async () => {
+    const bobAccount = await env.server.createUser('Bert');
+    const bob = await logIn(env, bobAccount.email, bobAccount.password!);
+    try {
+      const users = bob.page.getByRole('complementary', { name: 'Users' });
+      await users.getByRole('link', { name: 'Invite people' }).click();
+      await bob.page.getByRole('heading', { name: 'Invitations', level: 2 }).waitFor();
+      await bob.page.getByRole('button', { name: 'Close' }).click();
+      // Administrators only: the link goes from a member's list as the realm's event arrives.
+      await env.server.ok('PATCH', '/api/v1/realm', { invite_to_realm_policy: 2 });
+      await users.getByRole('link', { name: 'Invite people' }).waitFor({ state: 'detached' });
+      await users.getByRole('searchbox', { name: 'Filter users' }).fill('nobody by this name');
+      await users.getByText('Nobody matches.').waitFor();
+    } finally {
+      await env.server.ok('PATCH', '/api/v1/realm', { invite_to_realm_policy: 1 });
+      await bob.context.close();
+    }
+  });
+
   test('axe-core: no serious or critical violations on the section', async () => {
     assert.deepEqual(await axeViolations(ada.page), []);
   });
