@@ -21,6 +21,8 @@ export interface UnreadCounts {
   total: number;
   dms: number;
   mentions: number;
+  /** Unread DMs and mentions, each message once: what is addressed to you. */
+  addressed: number;
   byStream: Map<number, number>;
   /** Keyed by `topicKey(streamId, topic)`. */
   byTopic: Map<string, number>;
@@ -138,10 +140,11 @@ export class UnreadStore {
   }
 
   private derive(rules: MuteRules): UnreadCounts {
-    const c: UnreadCounts = { total: 0, dms: 0, mentions: 0, byStream: new Map(), byTopic: new Map(), byDm: new Map() };
+    const c: UnreadCounts = { total: 0, dms: 0, mentions: 0, addressed: 0, byStream: new Map(), byTopic: new Map(), byDm: new Map() };
     const inc = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
     for (const e of this.entries.values()) {
       if (e.mentioned) c.mentions++;
+      if (e.mentioned || e.kind === 'dm') c.addressed++;
       if (e.kind === 'dm') {
         c.total++;
         c.dms++;

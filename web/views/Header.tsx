@@ -28,11 +28,30 @@ export function Header() {
   const me = store.settings.me.value;
   const permission = notificationPermission();
   const sound = store.settings.user.value.enable_sounds !== false;
+  const addressed = store.unread.counts.value.addressed;
   return (
     <header class="topbar">
-      <button type="button" class="icon-button drawer-button" aria-label="Open streams" aria-expanded={drawer.value === 'left'} onClick={() => (drawer.value = drawer.value === 'left' ? null : 'left')}>
+      <button
+        type="button"
+        class="icon-button drawer-button"
+        aria-label="Open streams"
+        aria-describedby={addressed ? 'drawer-addressed' : undefined}
+        aria-expanded={drawer.value === 'left'}
+        onClick={() => (drawer.value = drawer.value === 'left' ? null : 'left')}
+      >
         <MenuIcon />
+        {/* On a phone the sidebar's counts are out of sight: a DM or a mention arriving shows here. */}
+        {addressed > 0 && (
+          <span class="drawer-badge" aria-hidden="true">
+            {addressed > 99 ? '99+' : addressed}
+          </span>
+        )}
       </button>
+      {addressed > 0 && (
+        <span id="drawer-addressed" class="sr-only">
+          {addressed} unread direct {addressed === 1 ? 'message or mention' : 'messages and mentions'}
+        </span>
+      )}
       <a class="brand" href="#feed">
         <RealmIcon />
         <span class="brand-name">{String(store.settings.realm.value.name ?? 'Parley')}</span>

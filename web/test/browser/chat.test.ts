@@ -333,6 +333,22 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('on a phone, unread DMs and mentions show on the closed drawer\'s button until read', async () => {
+    const cora = await env.server.createUser('Cora');
+    const phone = await logIn(env, cora.email, cora.password!, { width: 390, height: 844 }, '#recent');
+    const button = phone.page.getByRole('button', { name: 'Open streams' });
+    const badge = button.locator('.drawer-badge');
+    assert.equal(await badge.count(), 0);
+    for (const content of ['Cora, a question', 'and another']) await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [cora.id], content }, aliceAccount);
+    await badge.getByText('2').waitFor();
+    assert.equal(await button.getAttribute('aria-describedby'), 'drawer-addressed');
+    assert.equal(await phone.page.locator('#drawer-addressed').textContent(), '2 unread direct messages and mentions');
+    await button.click();
+    await phone.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ }).click();
+    await badge.waitFor({ state: 'detached' });
+    await phone.context.close();
+  });
+
   test('on a phone the compose box keeps its close button on screen, in light and dark, even for a long stream name', async () => {
     const name = 'a-stream-with-a-rather-long-name-indeed';
     await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [bobAccount.email] });
