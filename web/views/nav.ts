@@ -103,6 +103,9 @@ export function readHash(): void {
   const other = VIEW_HASHES[h];
   if (other) {
     view.value = { kind: other };
+    // Inbox, Recent conversations and drafts are no conversation: an empty compose box closes
+    // (on a phone it took a third of the screen), one with words in it stays.
+    if (compose.value && !compose.value.content.trim()) compose.value = null;
     return;
   }
   const terms = hashToNarrow(h, lookups) ?? [];

@@ -196,6 +196,24 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await page.close();
   });
 
+  test('on the way to the Inbox or Recent conversations an empty compose box closes, and one with words in it stays', async () => {
+    const page = await bob.context.newPage();
+    await page.goto(`${env.url}/#narrow/channel/${designId}-design/topic/logo`);
+    await page.getByRole('button', { name: 'Compose' }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.waitFor();
+    await page.evaluate(() => (location.hash = '#inbox'));
+    await inbox(page).waitFor();
+    await box.waitFor({ state: 'detached' });
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${designId}-design/topic/logo`);
+    await page.getByRole('button', { name: 'Compose' }).click();
+    await box.fill('half a thought');
+    await page.evaluate(() => (location.hash = '#recent'));
+    await recent(page).waitFor();
+    assert.equal(await box.inputValue(), 'half a thought');
+    await page.close();
+  });
+
   test("on a phone Recent's filter row scrolls sideways and fades at its right edge, so a chip cut there reads as more", async () => {
     const page = await bob.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
