@@ -131,7 +131,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
 
   return (
     <article
-      class={`message ${grouped ? 'grouped' : ''} ${selected ? 'selected' : ''} ${unread ? 'unread' : ''} ${isMentioned(m.flags) ? 'mentioned' : ''}`}
+      class={`message ${grouped ? 'grouped' : ''} ${selected ? 'selected' : ''} ${unread ? 'unread' : ''} ${isMentioned(m.flags) ? 'mentioned' : ''} ${editing ? 'editing' : ''}`}
       data-id={m.id}
       data-unread={unread ? '' : undefined}
       aria-labelledby={`m${m.id}-sender m${m.id}-time`}
@@ -286,6 +286,13 @@ function EditForm({ m }: { m: Message }) {
       ref.current.setSelectionRange(text.length, text.length);
     }
   }, [text === null]);
+  // As tall as the text, wrapped lines too (a long one-line message showed two lines of it), up to a point.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight + 2, Math.round(window.innerHeight * 0.4))}px`;
+  }, [text]);
   async function save() {
     if (text === null) return;
     setBusy(true);
@@ -313,7 +320,7 @@ function EditForm({ m }: { m: Message }) {
         }
       }}
     >
-      <textarea ref={ref} aria-label="Edit message content" value={text} onInput={(e) => setText(e.currentTarget.value)} rows={Math.min(12, text.split('\n').length + 1)} />
+      <textarea ref={ref} aria-label="Edit message content" value={text} onInput={(e) => setText(e.currentTarget.value)} rows={2} />
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           Save

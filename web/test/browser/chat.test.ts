@@ -349,6 +349,30 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('on a phone a message\'s text takes the width beside the avatar, and the edit box shows all of a long message', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const long = 'A long message that wraps over several lines on a phone, to see the text use the width of the screen and the edit box grow to hold all of it.';
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone widths', content: 'Short first' }, bobAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone widths', content: long }, bobAccount);
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, `#narrow/channel/${stream_id}-design/topic/phone%20widths`);
+    const id = await phone.page.getByRole('article').filter({ hasText: 'A long message that wraps' }).getAttribute('data-id');
+    // By its ID: while it is edited, its text is in the edit box, where hasText does not look.
+    const msg = phone.page.locator(`article[data-id="${id}"]`);
+    const text = (await msg.locator('.rendered').boundingBox())!;
+    // 390 px less the margins and the avatar's column: the time and the actions take none of it.
+    assert.ok(text.width >= 300, `text ${text.width}px wide on a 390px screen`);
+    await msg.click();
+    await msg.getByRole('button', { name: 'Message actions' }).click();
+    await phone.page.getByRole('menuitem', { name: 'Edit message' }).click();
+    const box = msg.getByRole('textbox', { name: 'Edit message content' });
+    await box.waitFor();
+    const fits = await box.evaluate((el) => ({ width: el.getBoundingClientRect().width, scrolls: el.scrollHeight > el.clientHeight }));
+    assert.ok(fits.width >= 300 && !fits.scrolls, `edit box ${JSON.stringify(fits)}`);
+    // Nothing floats over it (the time and the actions of a message under another of its sender).
+    assert.equal(await msg.getByRole('button', { name: 'Message actions' }).isVisible(), false);
+    await phone.context.close();
+  });
+
   test('on a phone the compose box keeps its close button on screen, in light and dark, even for a long stream name', async () => {
     const name = 'a-stream-with-a-rather-long-name-indeed';
     await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [bobAccount.email] });
