@@ -91,6 +91,12 @@ describe('administration audit: an owner and a member who joined by invite link'
     await list.getByRole('button', { name: 'Subscribe to lunch' }).click();
     await list.getByRole('button', { name: 'Unsubscribe from lunch' }).waitFor();
     assert.equal(((await env.server.ok('GET', '/api/v1/streams')).streams as unknown[]).length, before.length + 1);
+    // The form says what it made, with the way there; each name in the list opens its stream.
+    await mia.page.getByRole('status').filter({ hasText: 'Created #lunch.' }).waitFor();
+    assert.equal(await list.getByRole('link', { name: '#lunch' }).count(), 1);
+    await mia.page.getByRole('link', { name: 'Go to #lunch' }).click();
+    await mia.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    await mia.page.getByRole('heading', { name: '#lunch' }).waitFor();
   });
 
   test('editing turned off by the owner leaves the member without "Edit message", live', async () => {

@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
 import { ErrorText, PersonSelect, Section, Select, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
+import { hashFor } from '../nav.ts';
 
 const POST_POLICIES: [number, string][] = [
   [1, 'Everyone'],
@@ -70,11 +71,15 @@ export function CreateStream({ allowPublic = true, allowPrivate = true }: { allo
   const [chosenPriv, setPriv] = useState(false);
   const priv = allowPublic ? allowPrivate && chosenPriv : true;
   const [policy, setPolicy] = useState(1);
+  /** The name of the stream this form made last: a link to it once its event has come. */
+  const [created, setCreated] = useState<string | null>(null);
   const save = useSave();
   const ids = [useId(), useId(), useId(), useId()] as const;
+  const made = created === null ? undefined : allStreams().find((s) => s.name === created);
   async function submit(e: Event) {
     e.preventDefault();
     const wanted = name.trim();
+    setCreated(null);
     const ok = await save.run(async () => {
       // The API subscribes to a stream that exists instead of refusing the name: said here instead.
       const taken = allStreams().find((s) => s.name.toLowerCase() === wanted.toLowerCase());
@@ -82,6 +87,7 @@ export function CreateStream({ allowPublic = true, allowPrivate = true }: { allo
       await settingsApi().createStream({ name: wanted, description, invite_only: priv, stream_post_policy: policy, principals: [store.me] });
     });
     if (ok) {
+      setCreated(wanted);
       setName('');
       setDescription('');
       setPriv(false);
@@ -125,6 +131,11 @@ export function CreateStream({ allowPublic = true, allowPrivate = true }: { allo
           </button>
         </div>
         <ErrorText id="create-stream-error" error={save.error} />
+        {made && (
+          <p class="setting-hint" role="status">
+            Created #{made.name}. <a href={hashFor([{ operator: 'stream', operand: made.stream_id }])}>Go to #{made.name}</a>
+          </p>
+        )}
       </form>
     </Section>
   );

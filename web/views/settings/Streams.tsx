@@ -5,6 +5,7 @@ import { settingsApi } from './api.ts';
 import { ErrorText, Section, useSave } from './fields.tsx';
 import { allStreams, CreateStream } from '../admin/Streams.tsx';
 import { policyAllows, ROLE } from '../../store/permissions.ts';
+import { hashFor } from '../nav.ts';
 
 export function StreamsPage() {
   const realm = store.settings.realm.value;
@@ -39,10 +40,11 @@ function StreamRow({ id, name, description, priv, subscribed }: { id: number; na
   return (
     <li>
       <span class="grow">
-        <strong>
+        {/* Opens the stream (closing settings): its messages, subscribed or not. */}
+        <a class="stream-link" href={hashFor([{ operator: 'stream', operand: id }])}>
           {priv ? '🔒 ' : '#'}
           {name}
-        </strong>
+        </a>
         {description && <span class="setting-hint"> {description}</span>}
       </span>
       {subscribed ? (
