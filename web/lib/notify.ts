@@ -147,11 +147,18 @@ export function unlockAudio(): void {
   if (audio.state === 'suspended') void audio.resume();
 }
 
-// Two short partials with a fast decay: a soft "ding" with no sound file to ship.
-const TONES: Record<string, readonly number[]> = {
+// Each sound is a few short notes with a fast decay, made here: no sound file to ship. Every
+// name of the API's `notification_sound` has notes of its own.
+export const TONES: Readonly<Record<string, readonly number[]>> = {
   ding: [880, 1320],
   chime: [659.25, 987.77, 1318.5],
   zulip: [784, 1174.66],
+  'zulip-ring': [784, 1174.66, 784, 1174.66],
+  heart: [523.25, 659.25],
+  ping: [1567.98],
+  chirp: [1318.5, 1760, 2093],
+  done: [587.33, 880],
+  xylophone: [1046.5, 1318.5, 1567.98, 2093],
 };
 
 export function playNotificationSound(name = 'ding'): void {

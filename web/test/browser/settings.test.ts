@@ -242,6 +242,18 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     assert.deepEqual(failures, []);
   });
 
+  test('the notification sound is chosen by neutral names and can be heard from the page', async () => {
+    await open(ada, '#settings/notifications');
+    const sound = ada.page.getByRole('combobox', { name: 'Notification sound' });
+    assert.equal(await sound.locator('option:checked').innerText(), 'Default');
+    assert.ok(!(await sound.locator('option').allInnerTexts()).some((t) => /zulip/i.test(t)));
+    const errors: string[] = [];
+    ada.page.on('pageerror', (e) => errors.push(e.message));
+    await ada.page.getByRole('button', { name: 'Play the sound' }).click();
+    await ada.page.waitForTimeout(100);
+    assert.deepEqual(errors, []);
+  });
+
   test('on a phone the overlay fills the screen and closes with its button', async () => {
     await ada.page.setViewportSize({ width: 390, height: 844 });
     await open(ada, '#settings/notifications');

@@ -11,6 +11,7 @@ import {
   type NotifyMessage,
   type NotifySettings,
   type NotifySubscription,
+  TONES,
 } from '../../lib/notify.ts';
 
 const ME = 1;
@@ -111,4 +112,11 @@ test('titles and tags name the conversation', () => {
   assert.equal(notificationTitle(group, ME), 'Alice (to you and Bob, Carol)');
   assert.equal(conversationTag(group), 'dm:1,2,3,4');
   assert.equal(conversationTag(streamMsg()), 'stream:5:lunch');
+});
+
+test("every notification sound the API names has notes of its own (none falls back to another's)", () => {
+  const names = ['zulip', 'zulip-ring', 'chime', 'ding', 'heart', 'ping', 'chirp', 'done', 'xylophone'];
+  const tunes = names.map((n) => TONES[n]?.join(','));
+  assert.ok(tunes.every((t) => t !== undefined), names.filter((n) => !TONES[n]).join(', '));
+  assert.equal(new Set(tunes).size, names.length);
 });

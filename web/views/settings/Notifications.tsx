@@ -4,6 +4,7 @@ import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
 import { ErrorText, Section, Toggle, UserSelect, UserToggle, useSave } from './fields.tsx';
 import type { Subscription } from '../../store/types.ts';
+import { playNotificationSound } from '../../lib/notify.ts';
 
 const STREAM_COLUMNS: [keyof Subscription | 'email_notifications' | 'push_notifications', string, string][] = [
   ['desktop_notifications', 'Desktop', 'enable_stream_desktop_notifications'],
@@ -11,6 +12,10 @@ const STREAM_COLUMNS: [keyof Subscription | 'email_notifications' | 'push_notifi
   ['email_notifications', 'Email', 'enable_stream_email_notifications'],
   ['push_notifications', 'Mobile', 'enable_stream_push_notifications'],
 ];
+
+/** The API's sound names; its default keeps the name the reference gave it, shown as "Default". */
+const SOUNDS = ['zulip', 'chime', 'ding', 'heart', 'ping', 'chirp', 'done', 'xylophone', 'none'];
+const soundLabel = (s: string): string => (s === 'zulip' ? 'Default' : s === 'none' ? 'None' : s[0]!.toUpperCase() + s.slice(1));
 
 export function NotificationsSection() {
   return (
@@ -22,11 +27,10 @@ export function NotificationsSection() {
         <UserToggle prop="enable_offline_push_notifications" label="Mobile notifications" />
         <UserToggle prop="pm_content_in_desktop_notifications" label="Show message content in desktop notifications" />
         <UserToggle prop="wildcard_mentions_notify" label="Notify for @all and @everyone mentions" />
-        <UserSelect
-          prop="notification_sound"
-          label="Notification sound"
-          options={['zulip', 'chime', 'ding', 'heart', 'ping', 'chirp', 'done', 'xylophone', 'none'].map((s) => ({ value: s, label: s === 'none' ? 'None' : s[0]!.toUpperCase() + s.slice(1) }))}
-        />
+        <UserSelect prop="notification_sound" label="Notification sound" options={SOUNDS.map((s) => ({ value: s, label: soundLabel(s) }))} />
+        <button type="button" onClick={() => playNotificationSound(String(store.settings.user.value.notification_sound ?? 'zulip'))}>
+          Play the sound
+        </button>
       </Section>
       <Section title="Streams">
         <div class="table-scroll">
