@@ -259,8 +259,17 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await open(ada, '#settings/notifications');
     const box = await ada.page.getByRole('dialog', { name: 'Personal settings' }).boundingBox();
     assert.ok(box && box.width <= 390 && box.width >= 380, `overlay width ${box?.width}`);
+    // Its sections are a row that scrolls sideways, fading at the edges: a tab cut there reads as more.
+    const nav = ada.page.getByRole('navigation', { name: 'Settings sections' });
+    const look = () => nav.evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth, mask: getComputedStyle(el).maskImage }));
+    const phone = await look();
+    assert.equal(phone.scrolls, true);
+    assert.match(phone.mask, /linear-gradient/);
     await ada.page.getByRole('button', { name: 'Close', exact: true }).click();
     await ada.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
     await ada.page.setViewportSize({ width: 1280, height: 800 });
+    await open(ada, '#settings/notifications');
+    assert.equal((await look()).mask, 'none');
+    await ada.page.getByRole('button', { name: 'Close', exact: true }).click();
   });
 });
