@@ -153,6 +153,20 @@ export class Client {
     return r.id;
   }
 
+  /** Has the server send the message at `at` (Unix seconds); its ID. */
+  async schedule(m: Outgoing, at: number): Promise<number> {
+    const params: Params =
+      m.type === 'stream'
+        ? { type: 'stream', to: m.streamId, topic: m.topic, content: m.content, scheduled_delivery_timestamp: at }
+        : { type: 'direct', to: m.to, content: m.content, scheduled_delivery_timestamp: at };
+    const r = await this.api.post<{ scheduled_message_id: number }>('/scheduled_messages', params);
+    return r.scheduled_message_id;
+  }
+
+  async deleteScheduled(id: number): Promise<void> {
+    await this.api.delete(`/scheduled_messages/${id}`);
+  }
+
   /** Marks messages read soon, in one request for everything seen in the meantime. */
   markRead(ids: number[]): void {
     const unread = ids.filter((id) => this.store.unread.has(id));

@@ -3,7 +3,7 @@
 // src/events/event-types/* do), not one switch that knows everything.
 import { batch, signal } from '@preact/signals';
 import { MessageStore } from './messages.ts';
-import { DraftStore, SettingsStore, TypingStore } from './misc.ts';
+import { DraftStore, ScheduledStore, SettingsStore, TypingStore } from './misc.ts';
 import { dmKey, dmUserIds } from './match.ts';
 import { StreamStore } from './streams.ts';
 import type { Message, Reaction } from './types.ts';
@@ -28,6 +28,7 @@ export class Store {
   readonly unread = new UnreadStore(() => this.me, { rules: this.streams.muteRules });
   readonly typing = new TypingStore();
   readonly drafts = new DraftStore();
+  readonly scheduled = new ScheduledStore();
   /** Emoji, linkifiers, profile fields, groups, bots, default streams, muted users, statuses. */
   readonly admin = new AdminStore();
   readonly starred = signal<Set<number>>(new Set());
@@ -46,6 +47,7 @@ export class Store {
       this.streams.load(state);
       this.unread.load((state.unread_msgs ?? { streams: [], pms: [], huddles: [], mentions: [] }) as UnreadSnapshot);
       this.drafts.load(state);
+      this.scheduled.load(state);
       this.admin.load(state);
       this.starred.value = new Set((state.starred_messages ?? []) as number[]);
       this.recentDms.value = ((state.recent_private_conversations ?? []) as { user_ids: number[]; max_message_id: number }[]).map((c) => ({
@@ -176,6 +178,9 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   },
   drafts(s, e) {
     s.drafts.apply(e);
+  },
+  scheduled_messages(s, e) {
+    s.scheduled.apply(e);
   },
   user_settings(s, e) {
     s.settings.applyUserSettings(e);

@@ -1,7 +1,7 @@
 // Small stores: typing, drafts, your settings and the organization's.
 import { signal } from '@preact/signals';
 import { dmKey } from './match.ts';
-import type { Draft } from './types.ts';
+import type { Draft, ScheduledMessage } from './types.ts';
 
 export interface Typist {
   userId: number;
@@ -71,6 +71,30 @@ export class DraftStore {
     else if (e.op === 'update') next.set((e.draft as Draft).id, e.draft as Draft);
     else if (e.op === 'remove') next.delete(e.draft_id as number);
     this.byId.value = next;
+  }
+}
+
+/** Your scheduled messages, earliest first (`scheduled_messages`). */
+export class ScheduledStore {
+  readonly byId = signal<Map<number, ScheduledMessage>>(new Map());
+
+  load(state: Record<string, unknown>): void {
+    this.byId.value = new Map(((state.scheduled_messages ?? []) as ScheduledMessage[]).map((m) => [m.scheduled_message_id, m]));
+  }
+
+  apply(e: Record<string, unknown>): void {
+    const next = new Map(this.byId.value);
+    if (e.op === 'add') for (const m of e.scheduled_messages as ScheduledMessage[]) next.set(m.scheduled_message_id, m);
+    else if (e.op === 'update') {
+      const m = e.scheduled_message as ScheduledMessage;
+      next.set(m.scheduled_message_id, { ...next.get(m.scheduled_message_id), ...m });
+    } else if (e.op === 'remove') next.delete(e.scheduled_message_id as number);
+    this.byId.value = next;
+  }
+
+  /** Earliest delivery first. */
+  sorted(): ScheduledMessage[] {
+    return [...this.byId.value.values()].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);
   }
 }
 

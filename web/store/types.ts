@@ -71,6 +71,19 @@ export interface Draft {
   timestamp: number;
 }
 
+/** A message the server sends later (`scheduled_messages`); `to` is a stream ID or user IDs. */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  /** The server tried to send it and could not (the stream went away, say). */
+  failed: boolean;
+}
+
 /** A narrow in the API's form. */
 export interface Term {
   operator: string;

@@ -8,6 +8,7 @@ import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { MessageView } from './MessageView.tsx';
 import { Drafts } from './Drafts.tsx';
+import { Scheduled } from './Scheduled.tsx';
 import { Inbox } from './Inbox.tsx';
 import { Recent } from './Recent.tsx';
 import { Compose, ComposeButtons } from './Compose.tsx';
@@ -32,12 +33,14 @@ function setFavicon(count: number): void {
   link.href = 'data:image/svg+xml,' + encodeURIComponent(svg);
 }
 
-const VIEW_TITLES = { drafts: 'Drafts', inbox: 'Inbox', recent: 'Recent conversations' };
+const VIEW_TITLES = { drafts: 'Drafts', scheduled: 'Scheduled messages', inbox: 'Inbox', recent: 'Recent conversations' };
 
 function CenterView() {
   switch (view.value.kind) {
     case 'drafts':
       return <Drafts />;
+    case 'scheduled':
+      return <Scheduled />;
     case 'inbox':
       return <Inbox />;
     case 'recent':

@@ -14,6 +14,20 @@ import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggesti
 import { RecipientPills } from './RecipientPills.tsx';
 
 /** Where compose would send from the narrow on screen. */
+/** A local time as a datetime-local input's value (minutes). */
+function inputValue(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** "Send later" proposes the next morning at nine, as the reference's first choice does. */
+function tomorrowAtNine(): Date {
+  const d = new Date();
+  d.setDate(d.getDate() + 1);
+  d.setHours(9, 0, 0, 0);
+  return d;
+}
+
 export function composeTarget(newTopic = false): ComposeState {
   const narrow = currentNarrow();
   // Without a topic in the narrow, compose answers the selected message, as the reference does.
@@ -134,6 +148,8 @@ export function Compose() {
   const [preview, setPreview] = useState<string | null>(null);
   const [uploads, setUploads] = useState<{ id: number; name: string; progress: number }[]>([]);
   const [sending, setSending] = useState(false);
+  /** While choosing when to send later: the chosen local time (a datetime-local value). */
+  const [later, setLater] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const text = useRef<HTMLTextAreaElement>(null);
   const topicRef = useRef<HTMLInputElement>(null);
@@ -232,21 +248,25 @@ export function Compose() {
     compose.value = null;
   }
 
+  /** What compose would send, or null after saying what is missing. */
+  function outgoingOf(cur: ComposeState) {
+    if (cur.type === 'stream') {
+      if (cur.streamId === null) return void showToast('Choose a stream.', true);
+      return { type: 'stream' as const, streamId: cur.streamId, topic: cur.topic, content: cur.content };
+    }
+    // Text left in the To field that names nobody (an exact name or email became a pill).
+    const pending = toRef.current?.value.trim();
+    if (pending) return void showToast(`Unknown recipient: ${pending}`, true);
+    if (cur.to.length === 0) return void showToast('Add a recipient.', true);
+    return { type: 'private' as const, to: cur.to, content: cur.content };
+  }
+
   async function send() {
     const cur = compose.peek()!;
     // The rule is shown under the message box (the Send button is off); Enter does nothing either.
     if (!cur.content.trim() || sending || blocked) return;
-    let outgoing;
-    if (cur.type === 'stream') {
-      if (cur.streamId === null) return showToast('Choose a stream.', true);
-      outgoing = { type: 'stream' as const, streamId: cur.streamId, topic: cur.topic, content: cur.content };
-    } else {
-      // Text left in the To field that names nobody (an exact name or email became a pill).
-      const pending = toRef.current?.value.trim();
-      if (pending) return showToast(`Unknown recipient: ${pending}`, true);
-      if (cur.to.length === 0) return showToast('Add a recipient.', true);
-      outgoing = { type: 'private' as const, to: cur.to, content: cur.content };
-    }
+    const outgoing = outgoingOf(cur);
+    if (!outgoing) return;
     setSending(true);
     clearTimeout(draftTimer.current);
     try {
@@ -263,6 +283,32 @@ export function Compose() {
     }
     setSending(false);
     text.current?.focus();
+  }
+
+  /** Hands the message to the server to send at the chosen time; compose empties as after a send. */
+  async function sendLater() {
+    const cur = compose.peek()!;
+    if (!cur.content.trim() || sending || blocked || later === null) return;
+    const at = Math.floor(new Date(later).getTime() / 1000);
+    if (!Number.isFinite(at) || at * 1000 <= Date.now()) return showToast('Choose a time in the future.', true);
+    const outgoing = outgoingOf(cur);
+    if (!outgoing) return;
+    setSending(true);
+    clearTimeout(draftTimer.current);
+    try {
+      await client.schedule(outgoing, at);
+      stopTyping();
+      if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
+      const now = compose.peek();
+      if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;
+      setPreview(null);
+      setLater(null);
+      const when = new Date(at * 1000).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
+      showToast(`Scheduled for ${when}: see Scheduled messages.`);
+    } catch (e) {
+      showToast(`Message not scheduled: ${errorText(e)}`, true);
+    }
+    setSending(false);
   }
 
   function insert(s: string) {
@@ -461,10 +507,26 @@ export function Compose() {
           </label>
           <span class="spacer" />
           {c.draftId !== undefined && <span class="muted-text">Draft saved</span>}
+          <button type="button" aria-expanded={later !== null} disabled={sending || blocked !== null} onClick={() => setLater(later === null ? inputValue(tomorrowAtNine()) : null)}>
+            Send later
+          </button>
           <button type="submit" class="primary" disabled={sending || blocked !== null} aria-describedby="compose-blocked">
             Send
           </button>
         </div>
+        {later !== null && (
+          <div class="compose-later" role="group" aria-label="Send later">
+            <label>
+              Send at <input type="datetime-local" value={later} min={inputValue(new Date())} onInput={(e) => setLater(e.currentTarget.value)} />
+            </label>
+            <button type="button" class="primary" disabled={sending || blocked !== null || !c.content.trim()} onClick={() => void sendLater()}>
+              Schedule
+            </button>
+            <button type="button" onClick={() => setLater(null)}>
+              Cancel
+            </button>
+          </div>
+        )}
       </form>
     </section>
   );

@@ -51,6 +51,7 @@ export function Sidebar() {
   const activeStream = Number(narrow.find((t) => t.operator === 'stream')?.operand ?? NaN);
   const activeTopic = narrow.find((t) => t.operator === 'topic')?.operand;
   const drafts = store.drafts.byId.value.size;
+  const scheduled = store.scheduled.byId.value.size;
   // Recent conversations, and any older one that still has unread messages.
   const recent = store.recentDms.value.slice(0, 12);
   for (const key of counts.byDm.keys()) {
@@ -92,6 +93,17 @@ export function Sidebar() {
             {drafts > 0 && <span class="count muted-count" aria-label={`${drafts} drafts`}>{drafts}</span>}
           </a>
         </li>
+        {/* Shown while there are any, as the reference's sidebar does. */}
+        {scheduled > 0 && (
+          <li>
+            <a href="#scheduled" class={`side-link ${view.value.kind === 'scheduled' ? 'current' : ''}`}>
+              <span class="label">Scheduled messages</span>
+              <span class="count muted-count" aria-label={`${scheduled} scheduled`}>
+                {scheduled}
+              </span>
+            </a>
+          </li>
+        )}
       </ul>
 
       <h2 class="side-heading">Streams</h2>

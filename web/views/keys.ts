@@ -109,7 +109,7 @@ export function installKeys(): () => void {
       else if (compose.value) compose.value = null;
       else if (t.closest('input, textarea, select')) t.blur();
       else if (escapeGoesHome(store.settings.user.value) && location.hash && location.hash !== homeHash()) goHome();
-      else if (view.value.kind === 'drafts' || (view.value.kind === 'narrow' && currentNarrow().length)) go([]);
+      else if (view.value.kind === 'drafts' || view.value.kind === 'scheduled' || (view.value.kind === 'narrow' && currentNarrow().length)) go([]);
       else return false;
     },
   });

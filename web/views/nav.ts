@@ -72,7 +72,13 @@ export function searchText(narrow: Narrow): string {
 }
 
 /** The views that are not narrows, by their hash. */
-const VIEW_HASHES: Record<string, 'drafts' | 'inbox' | 'recent'> = { '#drafts': 'drafts', '#inbox': 'inbox', '#recent': 'recent', '#recent_topics': 'recent' };
+const VIEW_HASHES: Record<string, 'drafts' | 'scheduled' | 'inbox' | 'recent'> = {
+  '#drafts': 'drafts',
+  '#scheduled': 'scheduled',
+  '#inbox': 'inbox',
+  '#recent': 'recent',
+  '#recent_topics': 'recent',
+};
 
 /**
  * The person's home view (`web_home_view`, called `default_view` at our feature level), shown
@@ -103,7 +109,7 @@ export function readHash(): void {
   const other = VIEW_HASHES[h];
   if (other) {
     view.value = { kind: other };
-    // Inbox, Recent conversations and drafts are no conversation: an empty compose box closes
+    // Inbox, Recent conversations, drafts and scheduled messages are no conversation: an empty compose box closes
     // (on a phone it took a third of the screen), one with words in it stays.
     if (compose.value && !compose.value.content.trim()) compose.value = null;
     return;

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import type { Narrow } from '../store/types.ts';
 
-export type View = { kind: 'narrow'; narrow: Narrow } | { kind: 'drafts' } | { kind: 'inbox' } | { kind: 'recent' };
+export type View = { kind: 'narrow'; narrow: Narrow } | { kind: 'drafts' } | { kind: 'scheduled' } | { kind: 'inbox' } | { kind: 'recent' };
 
 export const view = signal<View>({ kind: 'narrow', narrow: [] });
 export const selectedId = signal<number | null>(null);

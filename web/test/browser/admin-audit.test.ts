@@ -301,7 +301,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     await mia.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
     await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
     await mia.page.getByRole('button', { name: 'New topic' }).click();
-    const send = mia.page.getByRole('button', { name: 'Send' });
+    const send = mia.page.getByRole('button', { name: 'Send', exact: true });
     await mia.page.getByRole('textbox', { name: 'Message' }).fill('hello');
     assert.equal(await send.isDisabled(), false);
 

@@ -137,7 +137,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     const page = alice.page;
     if ((await page.getByRole('textbox', { name: 'Message' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
     await page.getByRole('textbox', { name: 'Message' }).fill('oops, wrong topic');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
     const bobMsg = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'oops, wrong topic' });
     await bobMsg.waitFor();
     const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'oops, wrong topic' });

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Store } from '../../store/index.ts';
+import { ScheduledStore } from '../../store/misc.ts';
 import { ALICE, dmMessage, streamMessage } from './fixtures.ts';
 
 const ME = 10;
@@ -242,4 +243,18 @@ test('users, subscriptions, streams, drafts and settings follow their events', (
   s.apply([{ type: 'drafts', op: 'remove', draft_id: 1 }, { type: 'realm_user', op: 'remove', person: { user_id: 13 } }]);
   assert.equal(s.drafts.byId.value.size, 0);
   assert.equal(s.users.active.value.some((u) => u.user_id === 13), false);
+});
+
+test('scheduled messages: the snapshot, then add, update and remove events, earliest first', () => {
+  const s = new ScheduledStore();
+  const m = (id: number, at: number, content = 'x') => ({ scheduled_message_id: id, type: 'stream' as const, to: 1, topic: 't', content, rendered_content: `<p>${content}</p>`, scheduled_delivery_timestamp: at, failed: false });
+  s.load({ scheduled_messages: [m(1, 300), m(2, 100)] });
+  assert.deepEqual(s.sorted().map((x) => x.scheduled_message_id), [2, 1]);
+  s.apply({ op: 'add', scheduled_messages: [m(3, 200)] });
+  assert.deepEqual(s.sorted().map((x) => x.scheduled_message_id), [2, 3, 1]);
+  // An update carries the changed message; it moves to its new time.
+  s.apply({ op: 'update', scheduled_message: { ...m(2, 400, 'later'), failed: true } });
+  assert.deepEqual(s.sorted().map((x) => [x.scheduled_message_id, x.content, x.failed]), [[3, 'x', false], [1, 'x', false], [2, 'later', true]]);
+  s.apply({ op: 'remove', scheduled_message_id: 3 });
+  assert.deepEqual(s.sorted().map((x) => x.scheduled_message_id), [1, 2]);
 });
