@@ -149,22 +149,31 @@ test('rows a stop left pending move when the file is opened again; rows of a del
   assert.equal(check.prepare('select count(*) from user_messages where message_id = ?').pluck().get(id + 1000), 0, 'no row for a message that is gone');
 });
 
-test('a large backlog moves on the timer a part a turn, oldest first, and nothing is lost', sqliteOnly, async (t) => {
-  const { s } = await twoPeopleStream(t);
+/**
+ * `messages` sent messages whose rows another connection puts back as pending, each with
+ * `recipients` made-up recipients (message i's from user 100,000 * (i + 1) on, every other one
+ * read), as a stop would leave a large backlog: their IDs, and that connection.
+ */
+async function manyPending(t: { after(fn: () => unknown): void }, s: TestServer, messages: number, recipients: number): Promise<{ ids: number[]; other: SQLite.Database }> {
   const ids: number[] = [];
-  for (const content of ['a', 'b', 'c']) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content })).id as number);
+  for (let i = 0; i < messages; i++) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: `m${i}` })).id as number);
   await waitForNothingPending(s);
-  // Three messages of 3,000 recipients each wait (more than one turn's rows), put there by another
-  // connection; a send arms the timer.
   const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
   t.after(() => other.close());
-  const many = (base: number) => new Map(Array.from({ length: 3000 }, (_, i) => [base + i, i % 2] as [number, number]));
+  const many = (base: number) => new Map(Array.from({ length: recipients }, (_, i) => [base + i, i % 2] as [number, number]));
   other.transaction(() => {
     for (const [i, id] of ids.entries()) {
       other.prepare('delete from user_messages where message_id = ?').run(id);
       other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(many(100_000 * (i + 1))));
     }
   })();
+  return { ids, other };
+}
+
+test('a large backlog moves on the timer a part a turn, oldest first, and nothing is lost', sqliteOnly, async (t) => {
+  const { s } = await twoPeopleStream(t);
+  // Three messages of 3,000 recipients each wait (more than one turn's rows); a send arms the timer.
+  const { ids, other } = await manyPending(t, s, 3, 3000);
   const last = (await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'd' })).id as number;
   await waitForNothingPending(s);
   const count = other.prepare('select count(*) from user_messages where message_id = ?').pluck();
@@ -178,18 +187,7 @@ test('a large backlog moves on the timer a part a turn, oldest first, and nothin
 test('a read between two parts of a batch moves the rest, over the rows those parts wrote', sqliteOnly, async (t) => {
   const { s } = await twoPeopleStream(t);
   const { app } = s.server;
-  const ids: number[] = [];
-  for (const content of ['a', 'b']) ids.push((await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content })).id as number);
-  await waitForNothingPending(s);
-  const other = new SQLite(path.join(s.config.dataDir, 'parley.db'));
-  t.after(() => other.close());
-  const many = (base: number) => new Map(Array.from({ length: 1000 }, (_, i) => [base + i, i % 2] as [number, number]));
-  other.transaction(() => {
-    for (const [i, id] of ids.entries()) {
-      other.prepare('delete from user_messages where message_id = ?').run(id);
-      other.prepare('insert into pending_user_messages (message_id, recipients) values (?, ?)').run(id, encodeRecipients(many(100_000 * (i + 1))));
-    }
-  })();
+  const { ids, other } = await manyPending(t, s, 2, 1000);
   await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'arms the timer' });
   // The timer writes the batch a part a turn, the first message's rows first (user order).
   const count = other.prepare('select count(*) from user_messages where message_id = ?').pluck();

@@ -58,38 +58,44 @@ export class TypingStore {
   }
 }
 
-export class DraftStore {
-  readonly byId = signal<Map<number, Draft>>(new Map());
+/**
+ * A list of one's own things kept by ID, from the snapshot's list and the `add` (a list),
+ * `update` (one, merged over what was kept) and `remove` (an ID) events: drafts, scheduled messages.
+ */
+class KeyedStore<T> {
+  readonly byId = signal<Map<number, T>>(new Map());
+
+  constructor(
+    private readonly key: (x: T) => number,
+    /** The snapshot's and the events' field names: the list, the one updated, the removed ID. */
+    private readonly fields: { list: string; one: string; id: string },
+  ) {}
 
   load(state: Record<string, unknown>): void {
-    this.byId.value = new Map(((state.drafts ?? []) as Draft[]).map((d) => [d.id, d]));
+    this.byId.value = new Map(((state[this.fields.list] ?? []) as T[]).map((x) => [this.key(x), x]));
   }
 
   apply(e: Record<string, unknown>): void {
     const next = new Map(this.byId.value);
-    if (e.op === 'add') for (const d of e.drafts as Draft[]) next.set(d.id, d);
-    else if (e.op === 'update') next.set((e.draft as Draft).id, e.draft as Draft);
-    else if (e.op === 'remove') next.delete(e.draft_id as number);
+    if (e.op === 'add') for (const x of e[this.fields.list] as T[]) next.set(this.key(x), x);
+    else if (e.op === 'update') {
+      const x = e[this.fields.one] as T;
+      next.set(this.key(x), { ...next.get(this.key(x)), ...x });
+    } else if (e.op === 'remove') next.delete(e[this.fields.id] as number);
     this.byId.value = next;
   }
 }
 
-/** Your scheduled messages, earliest first (`scheduled_messages`). */
-export class ScheduledStore {
-  readonly byId = signal<Map<number, ScheduledMessage>>(new Map());
-
-  load(state: Record<string, unknown>): void {
-    this.byId.value = new Map(((state.scheduled_messages ?? []) as ScheduledMessage[]).map((m) => [m.scheduled_message_id, m]));
+export class DraftStore extends KeyedStore<Draft> {
+  constructor() {
+    super((d) => d.id, { list: 'drafts', one: 'draft', id: 'draft_id' });
   }
+}
 
-  apply(e: Record<string, unknown>): void {
-    const next = new Map(this.byId.value);
-    if (e.op === 'add') for (const m of e.scheduled_messages as ScheduledMessage[]) next.set(m.scheduled_message_id, m);
-    else if (e.op === 'update') {
-      const m = e.scheduled_message as ScheduledMessage;
-      next.set(m.scheduled_message_id, { ...next.get(m.scheduled_message_id), ...m });
-    } else if (e.op === 'remove') next.delete(e.scheduled_message_id as number);
-    this.byId.value = next;
+/** Your scheduled messages (`scheduled_messages`). */
+export class ScheduledStore extends KeyedStore<ScheduledMessage> {
+  constructor() {
+    super((m) => m.scheduled_message_id, { list: 'scheduled_messages', one: 'scheduled_message', id: 'scheduled_message_id' });
   }
 
   /** Earliest delivery first. */
