@@ -13,7 +13,6 @@ import { ClipIcon, CloseIcon } from './icons.tsx';
 import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
 import { RecipientPills } from './RecipientPills.tsx';
 
-/** Where compose would send from the narrow on screen. */
 /** A local time as a datetime-local input's value (minutes). */
 function inputValue(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -28,6 +27,7 @@ function tomorrowAtNine(): Date {
   return d;
 }
 
+/** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
   const narrow = currentNarrow();
   // Without a topic in the narrow, compose answers the selected message, as the reference does.
@@ -248,7 +248,7 @@ export function Compose() {
     compose.value = null;
   }
 
-  /** What compose would send, or null after saying what is missing. */
+  /** What compose would send, or nothing after saying what is missing. */
   function outgoingOf(cur: ComposeState) {
     if (cur.type === 'stream') {
       if (cur.streamId === null) return void showToast('Choose a stream.', true);
