@@ -27,6 +27,19 @@ function tomorrowAtNine(): Date {
   return d;
 }
 
+/** The times "Send later" offers at a tap; any other goes in its time field. */
+function laterChoices(): [string, Date][] {
+  const hour = new Date(Date.now() + 3600_000);
+  const monday = new Date();
+  monday.setDate(monday.getDate() + (((8 - monday.getDay()) % 7) || 7));
+  monday.setHours(9, 0, 0, 0);
+  return [
+    ['In an hour', hour],
+    ['Tomorrow at 9:00', tomorrowAtNine()],
+    ['Monday at 9:00', monday],
+  ];
+}
+
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
   const narrow = currentNarrow();
@@ -516,6 +529,11 @@ export function Compose() {
         </div>
         {later !== null && (
           <div class="compose-later" role="group" aria-label="Send later">
+            {laterChoices().map(([label, at]) => (
+              <button key={label} type="button" aria-pressed={later === inputValue(at)} onClick={() => setLater(inputValue(at))}>
+                {label}
+              </button>
+            ))}
             <label>
               Send at <input type="datetime-local" value={later} min={inputValue(new Date())} onInput={(e) => setLater(e.currentTarget.value)} />
             </label>

@@ -76,6 +76,27 @@ describe('scheduled messages', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Close compose' }).click();
   });
 
+  test('"Send later" offers times at a tap: in an hour, tomorrow and Monday at nine', async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/plans`);
+    if ((await page.getByRole('textbox', { name: 'Message' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await page.getByRole('button', { name: 'Send later' }).click();
+    const later = page.getByRole('group', { name: 'Send later' });
+    const chosen = async () => new Date(await later.getByLabel('Send at').inputValue());
+    // Proposed at first: tomorrow at nine.
+    assert.equal(await later.getByRole('button', { name: 'Tomorrow at 9:00' }).getAttribute('aria-pressed'), 'true');
+    await later.getByRole('button', { name: 'Monday at 9:00' }).click();
+    const monday = await chosen();
+    assert.deepEqual([monday.getDay(), monday.getHours(), monday.getMinutes()], [1, 9, 0]);
+    assert.ok(monday.getTime() > Date.now() && monday.getTime() <= Date.now() + 7 * 86_400_000);
+    await later.getByRole('button', { name: 'In an hour' }).click();
+    assert.ok(Math.abs((await chosen()).getTime() - (Date.now() + 3600_000)) < 120_000);
+    assert.equal(await later.getByRole('button', { name: 'In an hour' }).getAttribute('aria-pressed'), 'true');
+    await later.getByRole('button', { name: 'Cancel' }).click();
+    await later.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Close compose' }).click();
+  });
+
   test('Delete cancels a scheduled message', async () => {
     const page = alice.page;
     await scheduleInUi('Never mind this one');
