@@ -49,6 +49,8 @@ describe('scheduled messages', { skip: skip ?? false }, () => {
     const value = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
     await later.getByLabel('Send at').fill(value);
     await later.getByRole('button', { name: 'Schedule' }).click();
+    // The time's row closes once the server has it (the toast may still be the last test's).
+    await later.waitFor({ state: 'detached' });
     await page.getByText(/^Scheduled for /).waitFor();
     assert.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), '', 'compose empties as after a send');
   }
