@@ -109,7 +109,6 @@ export class PendingUserMessages {
   #added = 0;
   /** The batch the timer is moving, part by part. */
   #batch: Batch | null = null;
-  #stopped = false;
 
   /**
    * A move need not be on disk before anything is answered, so it does not ask for a flush of the
@@ -239,7 +238,6 @@ export class PendingUserMessages {
   }
 
   #schedule(ms: number): void {
-    if (this.#stopped) return;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = null;
@@ -262,7 +260,6 @@ export class PendingUserMessages {
 
   /** Stops the timer; what is pending stays on disk and moves on the next open. */
   stop(): void {
-    this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
   }

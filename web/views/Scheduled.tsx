@@ -7,7 +7,7 @@ import { fullTimestamp } from '../lib/time.ts';
 import type { ScheduledMessage } from '../store/types.ts';
 
 /** Where a scheduled message goes, as its recipient bar says it. */
-export function scheduledTo(m: ScheduledMessage): string {
+function scheduledTo(m: ScheduledMessage): string {
   if (m.type === 'stream') return `#${store.streams.name(m.to as number)} › ${m.topic || 'general chat'}`;
   return (m.to as number[])
     .filter((id) => id !== store.me)
