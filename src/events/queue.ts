@@ -50,10 +50,16 @@ let deferredTimer: NodeJS.Timeout | null = null;
 let deferredTimerAt = Infinity;
 
 function defer(q: EventQueue): void {
-  // Appended: with one gap for every queue (the usual case) each is due after those before it.
-  let i = deferred.length;
-  while (i > 0 && deferred[i - 1]!.dueAt > q.dueAt) i--;
-  deferred.splice(i, 0, q);
+  // After the last queue due no later than it (each queue's gap has a share drawn at random, so
+  // it is not simply the last).
+  let lo = 0;
+  let hi = deferred.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (deferred[mid]!.dueAt <= q.dueAt) lo = mid + 1;
+    else hi = mid;
+  }
+  deferred.splice(lo, 0, q);
   armDeferred();
 }
 
@@ -94,8 +100,14 @@ export class EventQueue {
    * (any queue of a quiet server) is answered at once.
    */
   readonly #gapMs: number;
-  /** When the last answer with events went out (Date.now()). */
-  #answeredAt = -Infinity;
+  /**
+   * Until when the next answer with events is held: the gap after the last, and up to half a
+   * gap more, drawn at each answer. Queues that one event woke together would otherwise stay
+   * together, answered in the same turn every gap while events keep coming (50 answers and the
+   * 50 polls that follow them held the event loop 3-6 ms, which a send arriving then waited out:
+   * issue 19); drawn apart, they spread over the gap.
+   */
+  #heldUntil = -Infinity;
   /** The waiting poll's heartbeat timer. */
   #heartbeat: NodeJS.Timeout | null = null;
   /** In `deferred` (due at `dueAt`). */
@@ -131,12 +143,12 @@ export class EventQueue {
 
   /** Whether an answer with events now would come too soon after the last one (see `#gapMs`). */
   tooSoon(now: number): boolean {
-    return now - this.#answeredAt < this.#gapMs;
+    return now < this.#heldUntil;
   }
 
   /** Records an answer with events going out now. */
   answered(now: number): void {
-    this.#answeredAt = now;
+    this.#heldUntil = now + this.#gapMs * (1 + Math.random() / 2);
   }
 
   /** Answers the waiting poll at the end of the answer gap (at once if it has passed). */
@@ -144,7 +156,7 @@ export class EventQueue {
     if (!this.waiter || this.#deferred) return;
     if (!this.tooSoon(now)) return this.flush();
     this.#deferred = true;
-    this.dueAt = this.#answeredAt + this.#gapMs;
+    this.dueAt = this.#heldUntil;
     defer(this);
   }
 
@@ -193,7 +205,7 @@ export class EventQueue {
     const events = this.newerThan(w.lastEventId);
     if (events.length === 0) return;
     const now = Date.now();
-    this.#answeredAt = now;
+    this.answered(now);
     this.data.lastActivity = now;
     this.#take().respond(events);
   }

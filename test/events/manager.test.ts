@@ -141,6 +141,8 @@ test('a published event is serialized once per client form, and each queue gets 
 
 test('a queue answered within the answer gap gets the events of the gap in one answer; a quiet one at once', async (t) => {
   t.mock.timers.enable({ apis: ['Date', 'setTimeout'] });
+  // The gap's share drawn at random: none.
+  t.mock.method(Math, 'random', () => 0);
   const manager = new QueueManager({ timeoutSeconds: 600, heartbeatSeconds: 600, answerGapMs: 10, log: createLogger('silent') });
   t.after(() => manager.stop());
   const q = manager.create(client({}), null);
@@ -184,6 +186,44 @@ test('a queue answered within the answer gap gets the events of the gap in one a
   note(6);
   await turn();
   assert.deepEqual(ns(answer!), [6]);
+});
+
+test('queues woken by the same events are held for gaps of their own, so their answers spread over time', async (t) => {
+  t.mock.timers.enable({ apis: ['Date', 'setTimeout'] });
+  const manager = new QueueManager({ timeoutSeconds: 600, heartbeatSeconds: 600, answerGapMs: 20, log: createLogger('silent') });
+  t.after(() => manager.stop());
+  const queues = [0, 1, 2, 3].map(() => manager.create(client({}), null));
+  const draws = [0, 0.2, 0.6, 0.999];
+  let draw = 0;
+  t.mock.method(Math, 'random', () => draws[draw++ % draws.length]!);
+  const turn = () => new Promise((r) => setImmediate(r));
+  const answeredAt: number[][] = queues.map(() => []);
+  const last = queues.map(() => -1);
+  const poll = (i: number) =>
+    void manager.wait(queues[i]!, last[i], false, () => {}).then((events) => {
+      answeredAt[i]!.push(Date.now());
+      last[i] = Math.max(last[i]!, ...events.map((e) => e.id));
+      poll(i);
+    });
+  queues.forEach((_, i) => poll(i));
+  // An event every 2 ms for 60 ms, to all four.
+  for (let ms = 0; ms < 60; ms += 2) {
+    manager.publish({ type: 'custom_thing', ms } as never, [1]);
+    await turn();
+    await turn();
+    t.mock.timers.tick(2);
+  }
+  await turn();
+  // All four at once at the first event; then each after 20 ms plus its own share of up to 10.
+  assert.deepEqual(
+    answeredAt.map((times) => times.slice(0, 2)),
+    [
+      [0, 20],
+      [0, 22],
+      [0, 26],
+      [0, 30],
+    ],
+  );
 });
 
 test('a poll\'s heartbeat is its own: one replaced by a newer poll, or whose client left, leaves none behind', (t) => {
