@@ -41,6 +41,11 @@ export function formHtml(action: string, fields: Field[], button: string, error:
   return `${err}<form method="post" action="${esc(action)}">\n${fields.map((f) => fieldHtml(f, error !== null)).join('\n')}\n<button type="submit">${esc(button)}</button>\n</form>`;
 }
 
+/** A line under a form that leads back to the login page (the web app's), for whoever came here by mistake. */
+export function loginLinkHtml(kind: 'back' | 'have-account'): string {
+  return kind === 'back' ? '<p class="links"><a href="/">Back to log in</a></p>' : '<p class="links">Already have an account? <a href="/">Log in</a></p>';
+}
+
 /** A whole page around `body` (already HTML). */
 export function pageHtml(title: string, body: string): string {
   return `<!doctype html>

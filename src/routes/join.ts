@@ -6,7 +6,7 @@ import type { Invitation } from '../db/schema.ts';
 import { optional, p, path } from '../http/params.ts';
 import { route, SENT, type ApiRequest } from '../http/route.ts';
 import { setSessionCookies } from '../http/cookies.ts';
-import { esc, formHtml, sendPage, sendStylesheet, STYLESHEET_PATH, type Field } from '../http/pages.ts';
+import { esc, formHtml, loginLinkHtml, sendPage, sendStylesheet, STYLESHEET_PATH, type Field } from '../http/pages.ts';
 import { ApiError } from '../lib/errors.ts';
 import { checkJoin, checkRequestLinkConfirmation, checkRequestSignup, joinLink, linkConfirmsEmail, type LinkState } from '../actions/joining.ts';
 import { countEmailRequest } from '../http/email-request-limit.ts';
@@ -36,7 +36,8 @@ function sendJoinForm(reply: FastifyReply, realm: Realm, inv: Invitation, values
   const body =
     `<h1>${esc(joinHeading(realm))}</h1>\n` +
     `<p class="muted">Create your account in the organization <strong>${esc(realm.name)}</strong>.</p>\n` +
-    formHtml(`/join/${inv.key}/`, fields, 'Sign up', error);
+    formHtml(`/join/${inv.key}/`, fields, 'Sign up', error) +
+    loginLinkHtml('have-account');
   sendPage(reply, error ? 400 : 200, `Sign up · ${realm.name}`, body);
 }
 
@@ -52,7 +53,8 @@ function sendSignupForm(reply: FastifyReply, realm: Realm, email: string, error:
 function sendEmailStep(reply: FastifyReply, realm: Realm, action: string, heading: string, email: string, error: string | null, status = error ? 400 : 200): void {
   const body =
     `<h1>${esc(heading)}</h1>\n<p class="muted">Enter your email address; we will send you a link to finish signing up.</p>\n` +
-    formHtml(action, [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Sign up', error);
+    formHtml(action, [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Sign up', error) +
+    loginLinkHtml('have-account');
   sendPage(reply, status, `Sign up · ${realm.name}`, body);
 }
 

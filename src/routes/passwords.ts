@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { Realm } from '../db/schema.ts';
 import { optional, p, path } from '../http/params.ts';
 import { route, SENT } from '../http/route.ts';
-import { esc, formHtml, sendPage } from '../http/pages.ts';
+import { esc, formHtml, loginLinkHtml, sendPage } from '../http/pages.ts';
 import { countEmailRequest } from '../http/email-request-limit.ts';
 import { ApiError } from '../lib/errors.ts';
 import { checkResetPassword, doRequestPasswordReset, passwordResetUser } from '../actions/passwords.ts';
@@ -14,7 +14,8 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 function sendRequestForm(reply: FastifyReply, realm: Realm, email: string, error: string | null, status = error ? 400 : 200): void {
   const body =
     `<h1>Forgot your password?</h1>\n<p class="muted">Enter the email address of your account in <strong>${esc(realm.name)}</strong>; we will send you a link to choose a new password.</p>\n` +
-    formHtml('/accounts/password/reset/', [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Send reset link', error);
+    formHtml('/accounts/password/reset/', [{ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'email' }], 'Send reset link', error) +
+    loginLinkHtml('back');
   sendPage(reply, status, `Reset your password · ${realm.name}`, body);
 }
 

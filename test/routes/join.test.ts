@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { httpRequest, startServer, type TestServer } from '../helpers/server.ts';
 import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
 import { streamNamesOf, userByEmail } from '../helpers/accounts.ts';
@@ -27,11 +28,17 @@ test('an invitation link shows the organization and a labelled sign-up form unde
   assert.ok(hasLabelledInput(res.text, 'Email'));
   assert.match(res.text, /value="new@example.com" readonly/);
   assert.match(res.text, /<button type="submit">Sign up<\/button>/);
+  // Someone who has an account already finds the way to log in.
+  assert.match(res.text, /Already have an account\? <a href="\/">Log in<\/a>/);
   assert.doesNotMatch(res.text, /<script/);
   const css = await page(s, 'GET', '/static/pages.css');
   assert.equal(css.status, 200);
   assert.match(css.headers['content-type'] ?? '', /^text\/css/);
   assert.match(css.text, /prefers-color-scheme: dark/);
+  // In the web app's colours, light and dark, so that its login page and these look like one site.
+  const app = fs.readFileSync(new URL('../../web/views/styles.css', import.meta.url), 'utf8');
+  const accents = (text: string) => [...text.matchAll(/--accent: (#[0-9a-f]+);/g)].map((m) => m[1]).slice(0, 2);
+  assert.deepEqual(accents(css.text), accents(app));
 });
 
 test('signing up through an invitation: role, default and invited streams, the referrer\'s DM, a session, then the link is spent', async (t) => {

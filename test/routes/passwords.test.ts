@@ -18,6 +18,7 @@ test('forgot password: the same answer for any address, a mailed single-use link
   const form = await page(s, 'GET', '/accounts/password/reset/');
   assert.equal(form.status, 200);
   assert.ok(hasLabelledInput(form.text, 'Email'));
+  assert.match(form.text, /<a href="\/">Back to log in<\/a>/);
   const unknown = await page(s, 'POST', '/accounts/password/reset/', { email: 'nobody@example.com' });
   const known = await page(s, 'POST', '/accounts/password/reset/', { email: 'owner@example.com' });
   assert.equal(unknown.status, 200);
