@@ -18,11 +18,15 @@ import {
 } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { WRITE_COUNTS_TABLE } from './migrations/0019_write_counts.ts';
 import type { Dialect } from './migrations/util.ts';
 import { lazy } from '../lazy.ts';
 import { IdentitySync } from './identity-sync.ts';
 import { Checkpointer } from './checkpoint.ts';
+import { configureConnection } from './connection.ts';
 import { NAMES_DEFERRED, PENDING_TABLE, PendingUserMessages } from './pending-user-messages.ts';
+
+export { registerSqliteFunctions } from './connection.ts';
 
 export type { Dialect };
 export type Tx = Transaction<Database>;
@@ -37,7 +41,7 @@ export interface Db {
   /**
    * A count that grows with every statement this process runs that may write the users or
    * realms tables or end sessions, and with every such write of another connection or process
-   * (SQLite: every commit of another connection; PostgreSQL: through Redis, identity-sync.ts).
+   * (SQLite: counted by triggers, migration 0019; PostgreSQL: through Redis, identity-sync.ts).
    * While it stays the same, a user, realm or session read earlier is still current, so
    * authentication may keep it. It returns null while such writes might go unseen (PostgreSQL
    * while not listening to Redis); the function is null where they always might (PostgreSQL
@@ -47,9 +51,9 @@ export interface Db {
   /**
    * The same for who subscribes to a stream and who is active: a count that grows with every
    * statement of this process that may write subscriptions, users, streams or realms, with every
-   * rollback (a transaction's own reads saw what it undid), and with every commit of another
-   * connection (SQLite). Null where it is not kept (PostgreSQL, whose processes do not count
-   * each other's writes).
+   * rollback (a transaction's own reads saw what it undid), and with every write of another
+   * connection to those tables (SQLite, counted by triggers). Null where it is not kept
+   * (PostgreSQL, whose processes do not count each other's writes).
    */
   subscriberWrites: (() => number) | null;
   /**
@@ -64,6 +68,8 @@ export interface Db {
    * transactions begin. Null otherwise, and always on PostgreSQL.
    */
   writesHeld(): Promise<void> | null;
+  /** SQLite: the sends' deferred user_messages rows (pending-user-messages.ts). Null on PostgreSQL. */
+  pendingRows(): PendingUserMessages | null;
   /**
    * SQLite's connection for a synchronous select through a kept prepared statement, skipping the
    * query builder and its asynchronous executor (most of a one-row read's cost); for the hot
@@ -134,6 +140,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
       subscriberWrites: null,
       sync: () => Promise.resolve(),
       writesHeld: () => null,
+      pendingRows: () => null,
       direct: () => null,
       prepared: preparedReads(pool),
     };
@@ -148,25 +155,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = new SQLite(path.join(opts.dataDir, 'parley.db'));
-  file.pragma('journal_mode = WAL');
-  // NORMAL: a commit does not wait for the disk, which would stop the whole process while it
-  // waits (a flush takes 0.5 ms here, sometimes hundreds). Db.sync() flushes the log on a
-  // worker thread, and requests wait for it before they are answered: what we acknowledge is
-  // on disk. Checkpoints still flush the log before they copy it into the database.
-  file.pragma('synchronous = NORMAL');
-  file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
-  // Checkpoints run on a worker thread (checkpoint.ts), not inside this connection's commits; a
-  // log that grew long while they fell behind is cut back when it starts over.
-  file.pragma('wal_autocheckpoint = 0');
-  file.pragma('journal_size_limit = 67108864');
-  // A 4 MB page cache: better-sqlite3's default of 16 MB is filled by a register on a large
-  // organization, and the allocator keeps it when SQLite lets go (10 MB more at idle). Pages
-  // missing from it come from the OS's file cache. On the standard organization (issue 19),
-  // fetches and searches cost the same CPU with 4 MB as with 16; with SQLite's own 2 MB,
-  // searches cost 5% more.
-  file.pragma('cache_size = -4000');
-  registerSqliteFunctions(file);
+  configureConnection(file);
   const checkpoints = new Checkpointer({
     file: file.name,
     inTransaction: () => file.inTransaction,
@@ -178,16 +167,27 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   const wal = new WalSync(`${file.name}-wal`);
   const statements = new StatementCache(file, () => wal.written());
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-  // data_version moves when another connection (a CLI command, say) commits to the file. It is
-  // read once per turn of the event loop: a commit elsewhere is seen from the next turn on.
-  const dataVersion = file.prepare('pragma data_version').pluck();
-  let otherCommits: number | null = null;
+  // Another connection's writes to the tables whose rows are kept in memory (a CLI command's,
+  // say) move the count of migration 0019's triggers. It is read once per turn of the event
+  // loop (a commit elsewhere is seen from the next turn on), and each time it is not what it was
+  // `others` grows: a rollback of this connection's own counted writes takes the count back, and
+  // what was kept while they were in force must not look current again.
+  let writeCount: SQLite.Statement | null = null;
+  let lastCount: unknown = null;
+  let otherWrites = 0;
+  let readThisTurn = false;
   const others = (): number => {
-    if (otherCommits === null) {
-      otherCommits = dataVersion.get() as number;
-      setImmediate(() => (otherCommits = null));
+    if (!readThisTurn) {
+      readThisTurn = true;
+      setImmediate(() => (readThisTurn = false));
+      writeCount ??= file.prepare(`select n from ${WRITE_COUNTS_TABLE}`).pluck();
+      const n = writeCount.get();
+      if (n !== lastCount) {
+        if (lastCount !== null) otherWrites++;
+        lastCount = n;
+      }
     }
-    return otherCommits;
+    return otherWrites;
   };
   const identityWrites = () => statements.identityWrites + others();
   const subscriberWrites = () => statements.subscriberWrites + others();
@@ -201,12 +201,13 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
       checkpoints.committed();
       return wal.sync();
     },
-    writesHeld: () => checkpoints.held(),
+    writesHeld: () => checkpoints.held() ?? statements.pending?.moving() ?? null,
+    pendingRows: () => statements.pending,
     direct: () => (file.inTransaction ? null : reads),
     prepared: null,
     close: async () => {
       // A clean stop leaves nothing pending (a file copied or moved elsewhere is whole).
-      statements.pending?.stop();
+      await statements.pending?.close();
       if (file.open && !file.inTransaction) statements.pending?.beforeStatement();
       await checkpoints.close();
       await kysely.destroy();
@@ -372,13 +373,15 @@ class StatementCache implements SqliteDatabase {
     if (kept) {
       this.#cache.delete(text);
     } else {
-      kept = { statement: this.#compile(text), namesDeferred: NAMES_DEFERRED(text), addsPending: ADDS_PENDING.test(text) };
+      kept = { statement: this.#compile(text), namesDeferred: NAMES_DEFERRED(text), mayWrite: MAY_WRITE(text), addsPending: ADDS_PENDING.test(text) };
       if (this.#cache.size >= this.#max) this.#cache.delete(this.#cache.keys().next().value!);
     }
     this.#cache.set(text, kept);
-    // Whoever runs a statement prepares it just before (synchronously): the rows are in place.
+    // Whoever runs a statement prepares it just before (synchronously): the rows are in place,
+    // and no part of the worker's is being written when it writes.
     if (kept.namesDeferred) this.pending?.beforeStatement();
-    else if (kept.addsPending) this.pending?.added();
+    else if (kept.mayWrite) this.pending?.beforeWrite();
+    if (kept.addsPending) this.pending?.added();
     return kept.statement;
   }
 
@@ -432,21 +435,13 @@ interface KeptStatement {
   statement: SqliteStatement;
   /** Reads or writes user_messages or the full-text index: what is pending moves first. */
   namesDeferred: boolean;
+  /** May write (or begins a transaction, which may). */
+  mayWrite: boolean;
   /** Stores a send's rows as pending: they move soon. */
   addsPending: boolean;
 }
 
 const ADDS_PENDING = new RegExp(`^insert into "?${PENDING_TABLE}\\b`, 'i');
-
-/**
- * SQLite's built-in lower() folds only ASCII letters, while PostgreSQL's and JavaScript's fold all
- * of Unicode: names and topics compare case-insensitively through lower(), so 'Ärger' must fold
- * the same way on both databases (and match the toLowerCase() of the values we compare with).
- * Every connection to a Parley SQLite file registers this before using it.
- */
-export function registerSqliteFunctions(file: SQLite.Database): void {
-  file.function('lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-}
 
 /** Applies the migrations not yet applied, each in its own transaction. */
 export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<void> {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { openDatabase, postgres } from './database.ts';
 import { DEFERRAL_TABLES } from './pending-user-messages.ts';
+import { WRITE_COUNTS_TABLE } from './migrations/0019_write_counts.ts';
 
 export interface MoveReport {
   tables: { name: string; rows: number }[];
@@ -14,8 +15,8 @@ const BATCH = 1000;
 
 /**
  * Tables that belong to SQLite only (full-text shadow tables; the deferred writes' own tables,
- * whose pending rows opening and closing the file below moved into user_messages and the index)
- * are not copied.
+ * whose pending rows opening and closing the file below moved into user_messages and the index;
+ * the triggers' write count) are not copied.
  */
 function copiedTables(file: SQLite.Database): string[] {
   const rows = file
@@ -24,7 +25,7 @@ function copiedTables(file: SQLite.Database): string[] {
   const virtual = rows.filter((r) => /create virtual table/i.test(r.sql ?? '')).map((r) => r.name);
   return rows
     .map((r) => r.name)
-    .filter((n) => n !== 'parley_migrations' && !DEFERRAL_TABLES.includes(n) && !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
+    .filter((n) => n !== 'parley_migrations' && !DEFERRAL_TABLES.includes(n) && n !== WRITE_COUNTS_TABLE && !virtual.includes(n) && !virtual.some((v) => n.startsWith(v + '_')));
 }
 
 export async function moveSqliteToPostgres(dataDir: string, databaseUrl: string): Promise<MoveReport> {

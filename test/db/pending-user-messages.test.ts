@@ -203,3 +203,28 @@ test('a read between two parts of a batch moves the rest, over the rows those pa
     [1000, 1000],
   );
 });
+
+test('once it has started, a worker thread writes the timer\'s parts; a read of the app between them moves the rest', sqliteOnly, async (t) => {
+  const { s } = await twoPeopleStream(t);
+  const pending = s.server.app.db.pendingRows()!;
+  // The worker starts with the first part; the parts go on here until it is ready.
+  for (let i = 0; i < 100 && pending.stats.workerParts === 0; i++) {
+    await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: `warm ${i}` });
+    await waitForNothingPending(s);
+  }
+  assert.ok(pending.stats.workerParts > 0, 'the worker wrote a part');
+  const ownParts = pending.stats.ownParts;
+  const { ids, other } = await manyPending(t, s, 2, 3000);
+  await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'Pending', topic: 't', content: 'arms the timer' });
+  const count = other.prepare('select count(*) from user_messages where message_id = ?').pluck();
+  for (let i = 0; i < 2000 && count.get(ids[0]) === 0; i++) await new Promise((r) => setTimeout(r, 1));
+  assert.ok((count.get(ids[0]) as number) > 0, 'a part is in');
+  // The app's read waits for the part under way, if any, and moves what is left on its connection.
+  assert.equal(await countRows(s.server.app.db.kysely, ids[1]!), 3000);
+  assert.deepEqual(pendingIds(s), []);
+  assert.deepEqual(
+    ids.map((id) => count.get(id)),
+    [3000, 3000],
+  );
+  assert.equal(pending.stats.ownParts, ownParts, 'no part was written on the app\'s connection');
+});

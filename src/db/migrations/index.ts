@@ -18,6 +18,7 @@ import { migration as submessages } from './0015_submessages.ts';
 import { migration as realmIcon } from './0016_realm_icon.ts';
 import { migration as pendingUserMessages } from './0017_pending_user_messages.ts';
 import { migration as searchIndexLater } from './0018_search_index_later.ts';
+import { migration as writeCounts } from './0019_write_counts.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   realmIcon,
   pendingUserMessages,
   searchIndexLater,
+  writeCounts,
 ];
