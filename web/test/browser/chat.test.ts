@@ -333,6 +333,25 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test("a sidebar name too long for its row ends in an ellipsis and is whole in the row's title", async () => {
+    const topics = ['release notes for version 2.1 and its long tail', 'release notes for version 2.2 and its long tail'];
+    for (const topic of topics) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic, content: 'Notes' }, aliceAccount);
+    const nav = bob.page.getByRole('navigation', { name: 'Streams' });
+    // The stream on screen lists its recent topics.
+    await nav.getByRole('link', { name: /^design/ }).click();
+    for (const topic of topics) {
+      const link = nav.getByRole('link', { name: topic });
+      await link.waitFor();
+      assert.equal(await link.getAttribute('title'), topic);
+      // The element that holds the words is the one that cuts them, with an ellipsis.
+      const cut = await link.getByText(topic, { exact: true }).evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { ellipsis: style.textOverflow === 'ellipsis' && style.display !== 'flex', overflows: el.scrollWidth > el.clientWidth };
+      });
+      assert.deepEqual(cut, { ellipsis: true, overflows: true });
+    }
+  });
+
   test('on a phone, unread DMs and mentions show on the closed drawer\'s button until read', async () => {
     const cora = await env.server.createUser('Cora');
     const phone = await logIn(env, cora.email, cora.password!, { width: 390, height: 844 }, '#recent');
