@@ -46,6 +46,8 @@ export interface User {
   role: number;
   /** ISO 8601; absent for users a client learned of without it. */
   date_joined?: string;
+  /** IANA name, '' when the person has not set one. */
+  timezone?: string;
 }
 
 export interface Subscription {

@@ -1,10 +1,11 @@
-// Modal dialogs: delete confirmation, edit history, moving a topic, keyboard shortcuts.
+// Modal dialogs: delete confirmation, edit history, moving a topic, keyboard shortcuts, a person's profile.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
 import { dialog, showToast, errorText } from './state.ts';
 import { ShortcutsHelp } from './ShortcutsHelp.tsx';
 import { currentNarrow, go } from './nav.ts';
 import { EditHistory } from './EditHistory.tsx';
+import { UserCard } from './UserCard.tsx';
 
 function Modal({ title, children }: { title: string; children: preact.ComponentChildren }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -51,6 +52,12 @@ export function Dialogs() {
       return <MoveDialog id={d.messageId!} />;
     case 'shortcuts':
       return <Shortcuts />;
+    case 'user':
+      return (
+        <Modal title={store.users.name(d.userId)}>
+          <UserCard userId={d.userId} />
+        </Modal>
+      );
   }
 }
 

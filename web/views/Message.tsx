@@ -138,7 +138,12 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
       onClick={() => (selectedId.value = m.id)}
     >
       <div class="gutter">
-        {!grouped && <Avatar userId={m.sender_id} url={m.avatar_url} />}
+        {/* The name beside it is the same control for the keyboard and screen readers. */}
+        {!grouped && (
+          <button type="button" class="avatar-button" tabIndex={-1} aria-hidden="true" onClick={(e) => (e.stopPropagation(), showProfile(m.sender_id))}>
+            <Avatar userId={m.sender_id} url={m.avatar_url} />
+          </button>
+        )}
         {/* A message under the one before it has its sender line for screen readers only: the mark shows here. */}
         {grouped && m.last_edit_timestamp && (
           <span class="edited" aria-hidden="true">
@@ -148,9 +153,9 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
       </div>
       <div class="body">
         <div class={`meta ${grouped ? 'sr-only' : ''}`}>
-          <a class="sender" id={`m${m.id}-sender`} href={hashFor([{ operator: 'sender', operand: m.sender_id }])}>
+          <button type="button" class="sender" id={`m${m.id}-sender`} aria-haspopup="dialog" onClick={(e) => (e.stopPropagation(), showProfile(m.sender_id))}>
             {m.sender_full_name}
-          </a>
+          </button>
           {m.last_edit_timestamp && <span class="edited">(edited)</span>}
         </div>
         <a class="time" id={`m${m.id}-time`} href={hashFor([...conversationNarrow(m), { operator: 'near', operand: m.id }])} title={full}>
@@ -202,6 +207,8 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
     </article>
   );
 });
+
+const showProfile = (userId: number) => (dialog.value = { kind: 'user', userId });
 
 type Placement = Record<string, string>;
 

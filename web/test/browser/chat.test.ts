@@ -183,6 +183,37 @@ describe('the web client', { skip: skip ?? false }, () => {
     await dmLink.getByLabel('1 unread').waitFor({ state: 'detached' });
   });
 
+  test("a message's sender opens their profile (role, email, local time, profile fields), which leads to their messages and a DM", async () => {
+    const { id: field } = await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Team', field_type: 1, hint: '' });
+    await env.server.ok('PATCH', '/api/v1/users/me/profile_data', { data: [{ id: field, value: 'Platform' }] }, aliceAccount);
+    await env.server.ok('PATCH', '/api/v1/settings', { timezone: 'Asia/Tokyo' }, aliceAccount);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'profiles', content: 'Who am I?' }, aliceAccount);
+    const page = bob.page;
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/profiles`);
+    const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Who am I?' });
+    await msg.getByRole('button', { name: 'Alice' }).click();
+    const card = page.getByRole('dialog', { name: 'Alice' });
+    await card.waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    const facts = Object.fromEntries(
+      await card.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])),
+    ) as Record<string, string>;
+    const tokyo = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', hourCycle: 'h12', timeZone: 'Asia/Tokyo' });
+    assert.equal(facts.Role, 'Member');
+    assert.equal(facts.Email, aliceAccount.email);
+    assert.equal(facts.Team, 'Platform');
+    assert.ok([Date.now() - 60_000, Date.now()].map((t) => tokyo.format(t)).includes(facts['Local time']!), `local time ${facts['Local time']}`);
+    await card.getByRole('button', { name: 'View messages' }).click();
+    await page.getByRole('heading', { name: 'Messages sent by Alice' }).waitFor();
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Who am I?' }).getByRole('button', { name: 'Alice' }).click();
+    await card.getByRole('button', { name: 'Send a direct message' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Direct messages with Alice' }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
+  });
+
   test('a message sent to a conversation not on screen says where it went, with a way there', async () => {
     const page = alice.page;
     const notice = page.getByRole('region', { name: 'Compose' }).getByRole('status').filter({ hasText: 'Sent to' });
