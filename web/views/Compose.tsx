@@ -12,6 +12,7 @@ import type { Draft, Message, Narrow } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
 import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
 import { RecipientPills } from './RecipientPills.tsx';
+import { useAutoGrow } from './autogrow.ts';
 
 /** A local time as a datetime-local input's value (minutes). */
 function inputValue(d: Date): string {
@@ -187,6 +188,9 @@ export function Compose() {
     el?.focus();
     if (el === text.current && text.current) text.current.setSelectionRange(text.current.value.length, text.current.value.length);
   }, [composeFocus.value]);
+
+  // A long message or a quote shows whole while it is written (it filled three lines and scrolled).
+  useAutoGrow(text, [c.content, preview === null]);
 
   const update = (patch: Partial<ComposeState>) => {
     compose.value = { ...compose.value!, ...patch } as ComposeState;

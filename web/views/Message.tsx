@@ -6,6 +6,7 @@ import { client, store } from './context.ts';
 import { compose, composeFocus, dialog, editingId, reactingId, selectedId, showToast, errorText } from './state.ts';
 import { hashFor } from './nav.ts';
 import { Avatar } from './Header.tsx';
+import { useAutoGrow } from './autogrow.ts';
 import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
@@ -294,12 +295,7 @@ function EditForm({ m }: { m: Message }) {
     }
   }, [text === null]);
   // As tall as the text, wrapped lines too (a long one-line message showed two lines of it), up to a point.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight + 2, Math.round(window.innerHeight * 0.4))}px`;
-  }, [text]);
+  useAutoGrow(ref, [text]);
   async function save() {
     if (text === null) return;
     setBusy(true);

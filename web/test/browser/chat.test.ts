@@ -214,6 +214,25 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
   });
 
+  test('the message box grows with its text up to 40% of the window, then scrolls, and is small again once sent', async () => {
+    const page = alice.page;
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/long%20notes`);
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const size = () => box.evaluate((el) => ({ height: el.getBoundingClientRect().height, scrolls: el.scrollHeight > el.clientHeight }));
+    const empty = await size();
+    await box.fill(Array.from({ length: 8 }, (_, i) => `point ${i + 1}`).join('\n'));
+    const eight = await size();
+    assert.ok(eight.height > empty.height + 60 && !eight.scrolls, `eight lines: ${JSON.stringify(eight)}, empty: ${JSON.stringify(empty)}`);
+    await box.fill(Array.from({ length: 60 }, (_, i) => `point ${i + 1}`).join('\n'));
+    const sixty = await size();
+    assert.ok(Math.abs(sixty.height - 320) <= 2 && sixty.scrolls, `sixty lines: ${JSON.stringify(sixty)}`);
+    await box.press('Enter');
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'point 60' }).waitFor();
+    assert.equal((await size()).height, empty.height);
+  });
+
   test('a message sent to a conversation not on screen says where it went, with a way there', async () => {
     const page = alice.page;
     const notice = page.getByRole('region', { name: 'Compose' }).getByRole('status').filter({ hasText: 'Sent to' });
