@@ -10,6 +10,7 @@ import { TypingLine } from './Typing.tsx';
 import { dayKey } from '../lib/time.ts';
 import type { MessageList } from '../store/messages.ts';
 import { marksReadOnScroll } from '../lib/display.ts';
+import { emptyNarrowText } from '../lib/narrow.ts';
 
 const MAX_ROWS = 240;
 const STEP = 80;
@@ -264,7 +265,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
       {!search && list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
       {!list.foundOldest && (start === 0 || busy.current) && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
       {rows}
-      {list.loaded && ids.length === 0 && <p class="empty-list">No messages here yet.</p>}
+      {list.loaded && ids.length === 0 && <p class="empty-list">{emptyNarrowText(list.narrow)}</p>}
       {!list.loaded && (
         <p class="empty-list" role="status">
           Loading messages…

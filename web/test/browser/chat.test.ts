@@ -170,6 +170,19 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.waitForURL((u) => !u.hash.includes('search'));
   });
 
+  test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
+    const page = bob.page;
+    const search = page.getByRole('searchbox', { name: 'Search', exact: true });
+    await search.fill('xylophone');
+    await search.press('Enter');
+    await page.getByRole('main').getByText('No messages match this search.').waitFor();
+    await page.goBack();
+    const dana = await env.server.createUser('Dana');
+    const fresh = await logIn(env, dana.email, dana.password!, undefined, '#narrow/is/starred');
+    await fresh.page.getByRole('main').getByText(/^No starred messages\. Star a message from its actions menu/).waitFor();
+    await fresh.context.close();
+  });
+
   test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
