@@ -336,6 +336,16 @@ export function Compose() {
     const sep = before && !before.endsWith('\n') && !before.endsWith(' ') ? ' ' : '';
     update({ content: before + sep + s + cur.slice(at) });
     scheduleDraft();
+    // Writing goes on after the link: from the file button the focus was left on it, so the
+    // next keys went nowhere. Someone typing in the topic or To meanwhile keeps their place.
+    const cursor = before.length + sep.length + s.length;
+    requestAnimationFrame(() => {
+      const box = text.current;
+      const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.type !== 'file';
+      if (!box || typing) return;
+      box.focus();
+      box.setSelectionRange(cursor, cursor);
+    });
   }
 
   async function upload(files: FileList | File[]) {

@@ -188,6 +188,23 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     assert.equal(body, 'dropped text');
   });
 
+  test('a file chosen with the attach button is linked where the cursor was, and writing goes on after it', async () => {
+    const page = alice.page;
+    await page.goto(`${env.url}/#narrow/channel/${designId}-design/topic/files`);
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Here it is:');
+    // As a click on the button leaves it: the focus on the file input.
+    const attach = page.getByLabel('Attach files');
+    await attach.focus();
+    await attach.setInputFiles({ name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('the plan') });
+    await until('the chosen file linked', () => box.inputValue(), (v) => /^Here it is: \[plan\.txt\]\(\/user_uploads\/.+plan\.txt\)$/.test(v));
+    await until('the message box focused', () => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), (v) => v === 'Message');
+    await page.keyboard.type(' thanks');
+    assert.match(await box.inputValue(), /plan\.txt\) thanks$/);
+    await page.getByRole('button', { name: 'Close compose' }).click();
+  });
+
   test('moving a topic from the message actions moves it for Bob too', async () => {
     const page = alice.page;
     await page.goto(`${env.url}/#narrow/channel/${designId}-design/topic/logo`);
