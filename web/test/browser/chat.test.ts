@@ -231,6 +231,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     const page = alice.page;
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/long%20notes`);
+    await page.getByRole('heading', { name: '#design > long notes' }).waitFor();
+    if ((await page.getByRole('button', { name: 'Close compose' }).count()) > 0) await page.getByRole('button', { name: 'Close compose' }).click();
     await page.getByRole('button', { name: 'Compose', exact: true }).click();
     const box = page.getByRole('textbox', { name: 'Message' });
     const size = () => box.evaluate((el) => ({ height: el.getBoundingClientRect().height, scrolls: el.scrollHeight > el.clientHeight }));
