@@ -217,6 +217,11 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal(facts.Email, aliceAccount.email);
     assert.equal(facts.Team, 'Platform');
     assert.ok([Date.now() - 60_000, Date.now()].map((t) => tokyo.format(t)).includes(facts['Local time']!), `local time ${facts['Local time']}`);
+    // Escape closes it; u opens it again for the selected message.
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    await msg.getByText('Who am I?').click();
+    await page.keyboard.press('u');
     await card.getByRole('button', { name: 'View messages' }).click();
     await page.getByRole('heading', { name: 'Messages sent by Alice' }).waitFor();
     await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Who am I?' }).getByRole('button', { name: 'Alice' }).click();
