@@ -72,7 +72,7 @@ export function RecipientBar({ m }: { m: Message }) {
 
 /**
  * Emoji come as `<span class="emoji emoji-1f600">:name:</span>`: show the character itself, or
- * the `:name:` text with the "Plain text" emoji set.
+ * the `:name:` text with the "Plain text" emoji set. Tables go in a box that scrolls.
  */
 function decorate(el: HTMLElement, asText: boolean): void {
   for (const span of el.querySelectorAll<HTMLElement>('span.emoji')) {
@@ -87,6 +87,16 @@ function decorate(el: HTMLElement, asText: boolean): void {
   }
   for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
     if (Number(mention.dataset.userId) === store.me) mention.classList.add('user-mention-me');
+  }
+  // A table wider than the message scrolls sideways in a box of its own (the keys scroll it once
+  // it has the focus), rather than breaking its words letter by letter to fit.
+  for (const table of el.querySelectorAll('table')) {
+    if (table.parentElement?.classList.contains('table-scroll')) continue;
+    const box = document.createElement('div');
+    box.className = 'table-scroll';
+    box.tabIndex = 0;
+    table.replaceWith(box);
+    box.append(table);
   }
   labelPreviews(el);
   if (el.querySelector('.katex')) void import('katex/dist/katex.min.css');

@@ -462,6 +462,37 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('on a phone a table wider than the screen scrolls sideways and keeps its words whole', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const table = ['| Name | Role | Team | Location |', '|---|---|---|---|', '| Alice Wonderland | Engineer | Platform | Berlin, Germany |', '| Bob Builder | Designer | Infrastructure | San Francisco |'].join('\n');
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone tables', content: table }, aliceAccount);
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, `#narrow/channel/${stream_id}-design/topic/phone%20tables`);
+    const grid = phone.page.getByRole('article').getByRole('table');
+    await grid.waitFor();
+    // Each cell's words on one line each: none broken between letters.
+    const broken = await grid.evaluate((t) =>
+      [...t.querySelectorAll('td, th')].flatMap((cell) =>
+        (cell.textContent ?? '').split(' ').filter((word) => {
+          const text = cell.firstChild!;
+          const at = (text.textContent ?? '').indexOf(word);
+          const range = document.createRange();
+          range.setStart(text, at);
+          range.setEnd(text, at + word.length);
+          return range.getClientRects().length > 1;
+        }),
+      ),
+    );
+    assert.deepEqual(broken, []);
+    const box = await grid.evaluate((t) => {
+      const b = t.parentElement!;
+      return { scrolls: b.scrollWidth > b.clientWidth, focusable: b.tabIndex === 0, right: b.getBoundingClientRect().right };
+    });
+    assert.deepEqual({ ...box, right: box.right <= 390 }, { scrolls: true, focusable: true, right: true });
+    assert.equal(await phone.page.evaluate(() => document.documentElement.scrollWidth), 390);
+    assert.deepEqual(await axeViolations(phone.page), []);
+    await phone.context.close();
+  });
+
   test('on a phone the compose box keeps its close button on screen, in light and dark, even for a long stream name', async () => {
     const name = 'a-stream-with-a-rather-long-name-indeed';
     await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [bobAccount.email] });
