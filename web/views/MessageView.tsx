@@ -9,6 +9,7 @@ import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Mess
 import { TypingLine } from './Typing.tsx';
 import { dayKey } from '../lib/time.ts';
 import type { MessageList } from '../store/messages.ts';
+import type { Narrow } from '../store/types.ts';
 import { marksReadOnScroll } from '../lib/display.ts';
 import { emptyNarrowText } from '../lib/narrow.ts';
 
@@ -49,14 +50,33 @@ export function MessageView() {
         <MarkReadButton list={list} />
       </div>
       {loadError ? (
-        <p class="empty-list" role="alert">
-          Could not load messages: {loadError}
-        </p>
+        <LoadError narrow={narrow} error={loadError} />
       ) : (
         <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} />
       )}
       <TypingLine />
     </main>
+  );
+}
+
+/**
+ * Why the list is empty. A stream the app does not know by its name (a link written with a name
+ * since changed, or a stream the person cannot see) is said in words, with the way to the
+ * streams there are; the server's own words ("Invalid narrow operator: unknown stream") otherwise.
+ */
+function LoadError({ narrow, error }: { narrow: Narrow; error: string }) {
+  const unknown = narrow.find((t) => t.operator === 'stream' && typeof t.operand !== 'number');
+  if (!unknown) {
+    return (
+      <p class="empty-list" role="alert">
+        Could not load messages: {error}
+      </p>
+    );
+  }
+  return (
+    <p class="empty-list" role="alert">
+      There is no stream named “{String(unknown.operand)}” that you can see: it may have been renamed or archived, or be private. <a href="#settings/streams">Browse streams</a>
+    </p>
   );
 }
 

@@ -183,6 +183,17 @@ describe('the web client', { skip: skip ?? false }, () => {
     await fresh.context.close();
   });
 
+  test('a link to a stream that is not there says so in words, with the way to the streams there are', async () => {
+    const page = bob.page;
+    await page.goto(`${env.url}/#narrow/stream/old-name/topic/plans`);
+    const alert = page.getByRole('main').getByRole('alert');
+    await alert.filter({ hasText: 'There is no stream named “old-name” that you can see' }).waitFor();
+    assert.doesNotMatch(await alert.innerText(), /Invalid narrow/);
+    await alert.getByRole('link', { name: 'Browse streams' }).click();
+    await page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
   test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
