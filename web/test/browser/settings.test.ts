@@ -227,6 +227,18 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     );
   });
 
+  test("the sidebar's stream names look the same after Your streams was open", async () => {
+    await bob.page.evaluate(() => (location.hash = '#inbox'));
+    const general = bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ });
+    const weight = () => general.evaluate((el) => getComputedStyle(el).fontWeight);
+    const before = await weight();
+    await open(bob, '#settings/streams');
+    await bob.page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
+    await bob.page.keyboard.press('Escape');
+    await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    assert.equal(await weight(), before);
+  });
+
   test('every settings section has no serious or critical axe violation', async () => {
     const failures: string[] = [];
     for (const [kind, sections] of [
