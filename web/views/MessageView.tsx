@@ -47,6 +47,7 @@ export function MessageView() {
     <main class="messages" aria-label={`Messages: ${title}`}>
       <div class="narrow-bar">
         <h1>{title}</h1>
+        <SubscribeButton narrow={narrow} />
         <MarkReadButton list={list} />
       </div>
       {loadError ? (
@@ -77,6 +78,36 @@ function LoadError({ narrow, error }: { narrow: Narrow; error: string }) {
     <p class="empty-list" role="alert">
       There is no stream named “{String(unknown.operand)}” that you can see: it may have been renamed or archived, or be private. <a href="#settings/streams">Browse streams</a>
     </p>
+  );
+}
+
+/**
+ * A stream looked at without being subscribed (from Your streams, a link or a search) says so,
+ * and is joined from here (it took a trip back to the settings).
+ */
+function SubscribeButton({ narrow }: { narrow: Narrow }) {
+  const [busy, setBusy] = useState(false);
+  const id = narrow.find((t) => t.operator === 'stream')?.operand;
+  if (typeof id !== 'number' || store.streams.subs.value.has(id) || !store.streams.streams.value.has(id)) return null;
+  const name = store.streams.name(id);
+  async function subscribe() {
+    setBusy(true);
+    try {
+      // The settings pages' client, loaded when first needed as they are.
+      const { settingsApi } = await import('./settings/api.ts');
+      await settingsApi().subscribe(name, [store.me]);
+    } catch (e) {
+      showToast(`Could not subscribe: ${errorText(e)}`, true);
+    }
+    setBusy(false);
+  }
+  return (
+    <span class="narrow-note">
+      You are not subscribed to this stream.
+      <button type="button" class="primary" disabled={busy} onClick={() => void subscribe()}>
+        Subscribe <span class="sr-only">to {name}</span>
+      </button>
+    </span>
   );
 }
 
