@@ -95,6 +95,26 @@ describe('the web client', { skip: skip ?? false }, () => {
     await msg.getByRole('button', { name: /tada: 2/ }).waitFor();
   });
 
+  test('the emoji picker has the width of its own stylesheet, and each of its columns shows whole, on a desk and on a phone', async () => {
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
+    for (const [page, width] of [[bob.page, 352], [phone.page, 352]] as const) {
+      const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
+      await msg.click();
+      await msg.getByRole('button', { name: 'Add reaction' }).click();
+      const picker = page.getByRole('dialog', { name: 'Add reaction' });
+      await picker.getByRole('button', { name: /^tada$/ }).first().waitFor();
+      const fit = await picker.evaluate((el) => {
+        const grid = el.querySelector('[role=group]')!.getBoundingClientRect();
+        const cut = [...el.querySelectorAll('[role=group] button')].slice(0, 40).filter((b) => b.getBoundingClientRect().right > grid.right + 0.5);
+        return { width: Math.round(el.getBoundingClientRect().width), cut: cut.length };
+      });
+      assert.deepEqual(fit, { width, cut: 0 });
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'detached' });
+    }
+    await phone.context.close();
+  });
+
   test('Alice edits her message and sees its history; Bob sees the new text', async () => {
     const msg = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
     await msg.hover();
