@@ -223,11 +223,17 @@ const showProfile = (userId: number) => (dialog.value = { kind: 'user', userId }
 
 type Placement = Record<string, string>;
 
-/** Where a popup opens for the button clicked: below it, or above when near the bottom. */
+/**
+ * Where a popup opens for the button clicked: below it, or above when near the bottom; its right
+ * edge at the button's, and no wider than the room left of that (on a phone the emoji picker
+ * went 2 px past the screen's left edge).
+ */
 function place(e: MouseEvent): Placement {
   const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
-  const right = `${Math.max(4, window.innerWidth - r.right)}px`;
-  return r.bottom > window.innerHeight * 0.55 ? { right, bottom: `${window.innerHeight - r.top + 4}px` } : { right, top: `${r.bottom + 4}px` };
+  const offset = Math.max(4, window.innerWidth - r.right);
+  const right = `${offset}px`;
+  const maxWidth = `${window.innerWidth - offset - 4}px`;
+  return r.bottom > window.innerHeight * 0.55 ? { right, maxWidth, bottom: `${window.innerHeight - r.top + 4}px` } : { right, maxWidth, top: `${r.bottom + 4}px` };
 }
 
 function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void }) {
