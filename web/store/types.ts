@@ -48,6 +48,8 @@ export interface User {
   date_joined?: string;
   /** IANA name, '' when the person has not set one. */
   timezone?: string;
+  /** A bot's owner (absent for people and for the organization's own bots). */
+  bot_owner_id?: number | null;
 }
 
 export interface Subscription {

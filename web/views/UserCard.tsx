@@ -41,18 +41,21 @@ export function UserCard({ userId }: { userId: number }) {
   const fields = store.admin.profileFields.value.map((f) => ({ f, text: fieldText(f, values[String(f.id)]?.value ?? '') })).filter((x) => x.text);
   const rows: [string, string][] = [
     ['Role', role],
+    ...(user.bot_owner_id ? [['Owner', store.users.name(user.bot_owner_id)] as [string, string]] : []),
     ['Email', user.email],
     ...(user.date_joined ? [['Joined', new Date(user.date_joined).toLocaleDateString(locale(), { dateStyle: 'long' })] as [string, string]] : []),
     ...(user.timezone ? [['Local time', formatTime(store.users.now.value, { twentyFourHour: twentyFour, locale: locale(), timeZone: user.timezone })] as [string, string]] : []),
     ...fields.map(({ f, text }) => [f.name, text] as [string, string]),
   ];
+  // A bot has no presence: it showed as "Never active".
+  const presence = !user.is_active ? 'Deactivated' : user.is_bot ? '' : lastActiveText(store.users.presence.value.get(userId), store.users.now.value, locale());
   const close = () => (dialog.value = null);
   return (
     <div class="user-card">
       <div class="user-card-head">
         <Avatar userId={userId} size={64} />
         <div>
-          <p class="user-card-presence">{user.is_active ? lastActiveText(store.users.presence.value.get(userId), store.users.now.value, locale()) : 'Deactivated'}</p>
+          {presence && <p class="user-card-presence">{presence}</p>}
           {statusText(userId) && <p class="user-card-status">{statusText(userId)}</p>}
         </div>
       </div>
