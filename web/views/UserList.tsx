@@ -36,7 +36,11 @@ export function UserList() {
                 <span class={`presence ${status}`} aria-hidden="true" />
               </span>
               <span class="user-text">
-                <span class="label">{u.full_name}</span>
+                <span class="label">
+                  {u.full_name}
+                  {/* Which one is you (the list held your name like any other). */}
+                  {u.user_id === store.me && <span class="muted-text"> (you)</span>}
+                </span>
                 {statusText(u.user_id) && <span class="status-text">{statusText(u.user_id)}</span>}
               </span>
               <span class="sr-only">({status})</span>

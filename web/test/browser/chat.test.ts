@@ -439,6 +439,12 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test('the user list marks which one is you', async () => {
+    const users = alice.page.getByRole('complementary', { name: 'Users' });
+    assert.match(await users.getByRole('button', { name: /^A?Alice/ }).innerText(), /Alice \(you\)/);
+    assert.doesNotMatch(await users.getByRole('button', { name: /^B?Bob/ }).innerText(), /\(you\)/);
+  });
+
   test('on a phone the sidebars are drawers behind named buttons', async () => {
     const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
     const nav = phone.page.getByRole('navigation', { name: 'Streams', includeHidden: true });
