@@ -112,18 +112,21 @@ function MoveDialog({ id }: { id: number }) {
   const [mode, setMode] = useState<'change_all' | 'change_later' | 'change_one'>('change_all');
   const [busy, setBusy] = useState(false);
   if (!m) return null;
+  const newTopic = topic.trim();
+  // The server refuses a move that changes nothing; so does the button.
+  const unchanged = newTopic === m.subject && streamId === m.stream_id;
   async function submit(e: Event) {
     e.preventDefault();
     setBusy(true);
     try {
-      await client.moveTopic(id, { topic: topic !== m!.subject ? topic : undefined, streamId: streamId !== m!.stream_id ? streamId : undefined, mode });
+      await client.moveTopic(id, { topic: newTopic !== m!.subject ? newTopic : undefined, streamId: streamId !== m!.stream_id ? streamId : undefined, mode });
       dialog.value = null;
       // Looking at the topic that moved whole, the view goes with it (it would be empty otherwise).
       const here = currentNarrow();
       if (mode === 'change_all' && here.some((t) => t.operator === 'topic' && String(t.operand).toLowerCase() === m!.subject.toLowerCase())) {
         go([
           { operator: 'stream', operand: streamId },
-          { operator: 'topic', operand: topic },
+          { operator: 'topic', operand: newTopic },
         ]);
       }
     } catch (err) {
@@ -160,7 +163,7 @@ function MoveDialog({ id }: { id: number }) {
           <button type="button" onClick={() => (dialog.value = null)}>
             Cancel
           </button>
-          <button type="submit" class="primary" disabled={busy}>
+          <button type="submit" class="primary" disabled={busy || unchanged}>
             Move
           </button>
         </div>

@@ -214,7 +214,13 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await msg.getByRole('button', { name: 'Message actions' }).click();
     await page.getByRole('menuitem', { name: 'Move topic' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move topic' });
+    // Nothing to move until the topic or the stream changes (the server said "Nothing to change").
+    const move = dialog.getByRole('button', { name: 'Move' });
+    assert.equal(await move.isDisabled(), true);
+    await dialog.getByRole('textbox', { name: 'New topic' }).fill('logo ');
+    assert.equal(await move.isDisabled(), true);
     await dialog.getByRole('textbox', { name: 'New topic' }).fill('branding');
+    assert.equal(await move.isDisabled(), false);
     assert.deepEqual(await axeViolations(page), []);
     await dialog.getByRole('button', { name: 'Move' }).click();
     await dialog.waitFor({ state: 'detached' });
