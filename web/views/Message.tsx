@@ -14,7 +14,7 @@ import { hasWidget, Widget } from './widgets/Widget.tsx';
 import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
-import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
+import { dmKey, dmUserIds, editMark, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic, isNewMember, ROLE } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 import { showReactionNames, textEmoji } from '../lib/display.ts';
@@ -126,6 +126,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
   const [menu, setMenu] = useState<Placement | null>(null);
   const [picker, setPicker] = useState<Placement | null>(null);
   const starred = m.flags.includes('starred');
+  const mark = editMark(m);
   const editing = editingId.value === m.id;
   const reacting = reactingId.value === m.id;
   const closePicker = () => {
@@ -156,9 +157,9 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
           </button>
         )}
         {/* A message under the one before it has its sender line for screen readers only: the mark shows here. */}
-        {grouped && m.last_edit_timestamp && (
+        {grouped && mark && (
           <span class="edited" aria-hidden="true">
-            (edited)
+            ({mark})
           </span>
         )}
       </div>
@@ -167,7 +168,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
           <button type="button" class="sender" id={`m${m.id}-sender`} aria-haspopup="dialog" onClick={(e) => (e.stopPropagation(), showProfile(m.sender_id))}>
             {m.sender_full_name}
           </button>
-          {m.last_edit_timestamp && <span class="edited">(edited)</span>}
+          {mark && <span class="edited">({mark})</span>}
         </div>
         <a class="time" id={`m${m.id}-time`} href={hashFor([...conversationNarrow(m), { operator: 'near', operand: m.id }])} title={full}>
           {time}

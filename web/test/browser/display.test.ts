@@ -233,6 +233,11 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await bob.page.getByRole('heading', { name: '#design > branding' }).waitFor();
     await article(bob.page, 'Logo idea 2').waitFor();
     await article(bob.page, 'Logo idea 1').waitFor();
+    // Moved, not edited: live for Alice, fetched for Bob.
+    for (const p of [page, bob.page]) {
+      await article(p, 'Logo idea 1').getByText('(moved)').waitFor();
+      assert.equal(await article(p, 'Logo idea 1').getByText('(edited)').count(), 0);
+    }
   });
 
   test('"Mark as unread" in the message actions brings the unread count back', async () => {
