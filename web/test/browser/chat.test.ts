@@ -471,6 +471,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await badge.getByText('2').waitFor();
     assert.equal(await button.getAttribute('aria-describedby'), 'drawer-addressed');
     assert.equal(await phone.page.locator('#drawer-addressed').textContent(), '2 unread direct messages and mentions');
+    assert.deepEqual(await axeViolations(phone.page), []);
     await button.click();
     await phone.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ }).click();
     await badge.waitFor({ state: 'detached' });
