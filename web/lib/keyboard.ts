@@ -34,6 +34,7 @@ export type ShortcutAction =
   | 'react'
   | 'mark_unread'
   | 'view_image'
+  | 'sender_profile'
   | 'all_messages'
   | 'inbox'
   | 'recent'
@@ -75,6 +76,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: [':'], action: 'react', description: 'Add a reaction to the selected message', category: 'Message actions' },
   { keys: ['Shift+U'], action: 'mark_unread', description: 'Mark as unread from the selected message', category: 'Message actions' },
   { keys: ['v'], action: 'view_image', description: "View the selected message's images", category: 'Message actions' },
+  { keys: ['u'], action: 'sender_profile', description: "Show the selected message's sender's profile", category: 'Message actions' },
 ];
 
 export interface KeyLike {

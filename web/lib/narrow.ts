@@ -289,6 +289,23 @@ export function describeNarrow(terms: readonly NarrowTerm[], lookups: NarrowLook
   return `Search results for ${unparseSearch(shown, lookups)}`;
 }
 
+const IS_EMPTY: Record<string, string> = {
+  starred: 'No starred messages. Star a message from its actions menu (or press *) to keep it here.',
+  mentioned: 'Nobody has mentioned you yet.',
+  unread: 'No unread messages.',
+  dm: 'No direct messages yet.',
+};
+
+/** What an empty message list says: a search found nothing; a view of yours is empty, and how it fills. */
+export function emptyNarrowText(terms: readonly { operator: string; operand: unknown; negated?: boolean }[]): string {
+  const shown = terms.filter((t) => !['near', 'with'].includes(canonicalOperator(t.operator)));
+  const [only] = shown;
+  const is = only && shown.length === 1 && !only.negated && canonicalOperator(only.operator) === 'is' ? IS_EMPTY[String(only.operand)] : undefined;
+  if (is) return is;
+  if (shown.some((t) => ['search', 'has'].includes(canonicalOperator(t.operator)) || t.negated)) return 'No messages match this search.';
+  return 'No messages here yet.';
+}
+
 // ---- URL hash ----
 
 const HASH_REPLACEMENTS: Record<string, string> = { '%': '.', '(': '.28', ')': '.29', '.': '.2E' };

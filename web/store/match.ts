@@ -18,6 +18,18 @@ export function operandIds(operand: Term['operand']): number[] {
   return operand.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n));
 }
 
+/**
+ * What a message's mark says: 'edited' once its content changed, 'moved' when only its topic or
+ * stream did (an edit history of moves alone), null when neither. Without a history (the
+ * organization hides it) any change reads as an edit.
+ */
+export function editMark(m: Message): 'edited' | 'moved' | null {
+  if (!m.last_edit_timestamp) return null;
+  const history = m.edit_history;
+  if (!history || history.length === 0 || history.some((h) => h.prev_content !== undefined)) return 'edited';
+  return 'moved';
+}
+
 const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 export const isMentioned = (flags: readonly string[]): boolean => flags.some((f) => MENTION_FLAGS.includes(f));
 

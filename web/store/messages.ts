@@ -3,7 +3,7 @@
 // reaches the oldest and newest message is remembered so the view knows when to fetch more.
 import { signal } from '@preact/signals';
 import { narrowKey, narrowMatches } from './match.ts';
-import type { Message, Narrow, Reaction } from './types.ts';
+import type { EditHistoryEntry, Message, Narrow, Reaction } from './types.ts';
 import type { Submessage } from '../lib/widgets.ts';
 
 export class MessageList {
@@ -159,7 +159,11 @@ export class MessageStore {
       this.edit(id, (m) => {
         m.content = content;
         delete m.match_content;
-        if (typeof e.edit_timestamp === 'number') m.last_edit_timestamp = e.edit_timestamp;
+        // A rendering-only update (a link preview) is no edit: no mark, no history entry.
+        if (typeof e.edit_timestamp === 'number' && e.rendering_only !== true) {
+          m.last_edit_timestamp = e.edit_timestamp;
+          if (m.edit_history) m.edit_history = [{ timestamp: e.edit_timestamp, prev_content: String(e.orig_content ?? '') }, ...m.edit_history];
+        }
         if (Array.isArray(e.flags)) m.flags = e.flags as string[];
       });
     }
@@ -173,7 +177,15 @@ export class MessageStore {
           // display_recipient keeps the old stream's name; views look names up by stream ID.
           if (typeof e.new_stream_id === 'number') m.stream_id = e.new_stream_id;
           delete m.match_subject;
-          if (typeof e.edit_timestamp === 'number') m.last_edit_timestamp = e.edit_timestamp;
+          if (typeof e.edit_timestamp === 'number') {
+            m.last_edit_timestamp = e.edit_timestamp;
+            if (m.edit_history) {
+              const entry: EditHistoryEntry = { timestamp: e.edit_timestamp };
+              if (typeof e.orig_subject === 'string') entry.prev_topic = e.orig_subject;
+              if (typeof e.new_stream_id === 'number' && typeof e.stream_id === 'number') entry.prev_stream = e.stream_id;
+              m.edit_history = [entry, ...m.edit_history];
+            }
+          }
         });
         if (m) touched.push(m);
       }

@@ -62,6 +62,28 @@ export interface RealmDomain {
 
 export type ProfileValue = { value: string; rendered_value?: string };
 
+/** A list field's choices in their order, as { value: key, label: text }. */
+export function fieldChoices(f: ProfileField): { value: string; label: string }[] {
+  try {
+    const data = JSON.parse(f.field_data || '{}') as Record<string, { text: string; order: string }>;
+    return Object.entries(data)
+      .sort((a, b) => Number(a[1].order) - Number(b[1].order))
+      .map(([k, v]) => ({ value: k, label: v.text }));
+  } catch {
+    return [];
+  }
+}
+
+/** A users field's value: the people's IDs (a JSON list). */
+export function fieldUserIds(value: string): number[] {
+  try {
+    const ids: unknown = value ? JSON.parse(value) : [];
+    return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
 type Ev = Record<string, unknown>;
 
 export class AdminStore {

@@ -30,6 +30,8 @@ export interface Message {
   submessages?: Submessage[];
   flags: string[];
   last_edit_timestamp?: number;
+  /** Newest first, when the organization lets people see it: what each edit or move changed. */
+  edit_history?: EditHistoryEntry[];
   is_me_message?: boolean;
   /** Search narrows: the content and topic with matches marked. */
   match_content?: string;
@@ -46,6 +48,18 @@ export interface User {
   role: number;
   /** ISO 8601; absent for users a client learned of without it. */
   date_joined?: string;
+  /** IANA name, '' when the person has not set one. */
+  timezone?: string;
+  /** A bot's owner (absent for people and for the organization's own bots). */
+  bot_owner_id?: number | null;
+}
+
+/** One entry of a message's edit history (only the fields the client reads). */
+export interface EditHistoryEntry {
+  timestamp: number;
+  prev_content?: string;
+  prev_topic?: string;
+  prev_stream?: number;
 }
 
 export interface Subscription {

@@ -12,6 +12,7 @@ import type { Draft, Message, Narrow } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
 import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, topicSuggestions, type Choice, type SuggestState } from './Suggestions.tsx';
 import { RecipientPills } from './RecipientPills.tsx';
+import { useAutoGrow } from './autogrow.ts';
 
 /** A local time as a datetime-local input's value (minutes). */
 function inputValue(d: Date): string {
@@ -188,6 +189,9 @@ export function Compose() {
     if (el === text.current && text.current) text.current.setSelectionRange(text.current.value.length, text.current.value.length);
   }, [composeFocus.value]);
 
+  // A long message or a quote shows whole while it is written (it filled three lines and scrolled).
+  useAutoGrow(text, [c.content, preview === null]);
+
   const update = (patch: Partial<ComposeState>) => {
     compose.value = { ...compose.value!, ...patch } as ComposeState;
   };
@@ -332,6 +336,16 @@ export function Compose() {
     const sep = before && !before.endsWith('\n') && !before.endsWith(' ') ? ' ' : '';
     update({ content: before + sep + s + cur.slice(at) });
     scheduleDraft();
+    // Writing goes on after the link: from the file button the focus was left on it, so the
+    // next keys went nowhere. Someone typing in the topic or To meanwhile keeps their place.
+    const cursor = before.length + sep.length + s.length;
+    requestAnimationFrame(() => {
+      const box = text.current;
+      const typing = document.activeElement instanceof HTMLInputElement && document.activeElement.type !== 'file';
+      if (!box || typing) return;
+      box.focus();
+      box.setSelectionRange(cursor, cursor);
+    });
   }
 
   async function upload(files: FileList | File[]) {

@@ -1,10 +1,11 @@
-// Modal dialogs: delete confirmation, edit history, moving a topic, keyboard shortcuts.
+// Modal dialogs: delete confirmation, edit history, moving a topic, keyboard shortcuts, a person's profile.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
 import { dialog, showToast, errorText } from './state.ts';
 import { ShortcutsHelp } from './ShortcutsHelp.tsx';
 import { currentNarrow, go } from './nav.ts';
 import { EditHistory } from './EditHistory.tsx';
+import { UserCard } from './UserCard.tsx';
 
 function Modal({ title, children }: { title: string; children: preact.ComponentChildren }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -51,6 +52,12 @@ export function Dialogs() {
       return <MoveDialog id={d.messageId!} />;
     case 'shortcuts':
       return <Shortcuts />;
+    case 'user':
+      return (
+        <Modal title={store.users.name(d.userId)}>
+          <UserCard userId={d.userId} />
+        </Modal>
+      );
   }
 }
 
@@ -105,18 +112,21 @@ function MoveDialog({ id }: { id: number }) {
   const [mode, setMode] = useState<'change_all' | 'change_later' | 'change_one'>('change_all');
   const [busy, setBusy] = useState(false);
   if (!m) return null;
+  const newTopic = topic.trim();
+  // The server refuses a move that changes nothing; so does the button.
+  const unchanged = newTopic === m.subject && streamId === m.stream_id;
   async function submit(e: Event) {
     e.preventDefault();
     setBusy(true);
     try {
-      await client.moveTopic(id, { topic: topic !== m!.subject ? topic : undefined, streamId: streamId !== m!.stream_id ? streamId : undefined, mode });
+      await client.moveTopic(id, { topic: newTopic !== m!.subject ? newTopic : undefined, streamId: streamId !== m!.stream_id ? streamId : undefined, mode });
       dialog.value = null;
       // Looking at the topic that moved whole, the view goes with it (it would be empty otherwise).
       const here = currentNarrow();
       if (mode === 'change_all' && here.some((t) => t.operator === 'topic' && String(t.operand).toLowerCase() === m!.subject.toLowerCase())) {
         go([
           { operator: 'stream', operand: streamId },
-          { operator: 'topic', operand: topic },
+          { operator: 'topic', operand: newTopic },
         ]);
       }
     } catch (err) {
@@ -153,7 +163,7 @@ function MoveDialog({ id }: { id: number }) {
           <button type="button" onClick={() => (dialog.value = null)}>
             Cancel
           </button>
-          <button type="submit" class="primary" disabled={busy}>
+          <button type="submit" class="primary" disabled={busy || unchanged}>
             Move
           </button>
         </div>

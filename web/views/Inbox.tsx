@@ -81,7 +81,9 @@ function Row({ row, label }: { row: InboxRow; label: string }) {
             ))}
           </span>
         )}
-        <span class="inbox-label">{row.label}</span>
+        <span class="inbox-label" title={row.label}>
+          {row.label}
+        </span>
         <MentionMark n={row.mentions} />
         <Unread n={row.count} />
       </a>
@@ -99,7 +101,10 @@ function Group({ id, title, markLabel, swatch, color, count, mentions, ids, chil
         <button type="button" class="inbox-toggle" aria-expanded={open} aria-controls={open ? listId : undefined} data-nav onClick={() => toggle(id)}>
           <Chevron open={open} />
           {swatch}
-          <span class="inbox-title">{title}</span>
+          {/* Names cut by the row's width show whole on hover. */}
+          <span class="inbox-title" title={title}>
+            {title}
+          </span>
           <MentionMark n={mentions} />
           <Unread n={count} />
         </button>

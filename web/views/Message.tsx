@@ -6,6 +6,7 @@ import { client, store } from './context.ts';
 import { compose, composeFocus, dialog, editingId, reactingId, selectedId, showToast, errorText } from './state.ts';
 import { hashFor } from './nav.ts';
 import { Avatar } from './Header.tsx';
+import { useAutoGrow } from './autogrow.ts';
 import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
@@ -13,7 +14,7 @@ import { hasWidget, Widget } from './widgets/Widget.tsx';
 import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
-import { dmKey, dmUserIds, isMentioned } from '../store/match.ts';
+import { dmKey, dmUserIds, editMark, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic, isNewMember, ROLE } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 import { showReactionNames, textEmoji } from '../lib/display.ts';
@@ -71,7 +72,7 @@ export function RecipientBar({ m }: { m: Message }) {
 
 /**
  * Emoji come as `<span class="emoji emoji-1f600">:name:</span>`: show the character itself, or
- * the `:name:` text with the "Plain text" emoji set.
+ * the `:name:` text with the "Plain text" emoji set. Tables go in a box that scrolls.
  */
 function decorate(el: HTMLElement, asText: boolean): void {
   for (const span of el.querySelectorAll<HTMLElement>('span.emoji')) {
@@ -86,6 +87,16 @@ function decorate(el: HTMLElement, asText: boolean): void {
   }
   for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
     if (Number(mention.dataset.userId) === store.me) mention.classList.add('user-mention-me');
+  }
+  // A table wider than the message scrolls sideways in a box of its own (the keys scroll it once
+  // it has the focus), rather than breaking its words letter by letter to fit.
+  for (const table of el.querySelectorAll('table')) {
+    if (table.parentElement?.classList.contains('table-scroll')) continue;
+    const box = document.createElement('div');
+    box.className = 'table-scroll';
+    box.tabIndex = 0;
+    table.replaceWith(box);
+    box.append(table);
   }
   labelPreviews(el);
   if (el.querySelector('.katex')) void import('katex/dist/katex.min.css');
@@ -115,6 +126,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
   const [menu, setMenu] = useState<Placement | null>(null);
   const [picker, setPicker] = useState<Placement | null>(null);
   const starred = m.flags.includes('starred');
+  const mark = editMark(m);
   const editing = editingId.value === m.id;
   const reacting = reactingId.value === m.id;
   const closePicker = () => {
@@ -138,20 +150,25 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
       onClick={() => (selectedId.value = m.id)}
     >
       <div class="gutter">
-        {!grouped && <Avatar userId={m.sender_id} url={m.avatar_url} />}
+        {/* The name beside it is the same control for the keyboard and screen readers. */}
+        {!grouped && (
+          <button type="button" class="avatar-button" tabIndex={-1} aria-hidden="true" onClick={(e) => (e.stopPropagation(), showProfile(m.sender_id))}>
+            <Avatar userId={m.sender_id} url={m.avatar_url} />
+          </button>
+        )}
         {/* A message under the one before it has its sender line for screen readers only: the mark shows here. */}
-        {grouped && m.last_edit_timestamp && (
+        {grouped && mark && (
           <span class="edited" aria-hidden="true">
-            (edited)
+            ({mark})
           </span>
         )}
       </div>
       <div class="body">
         <div class={`meta ${grouped ? 'sr-only' : ''}`}>
-          <a class="sender" id={`m${m.id}-sender`} href={hashFor([{ operator: 'sender', operand: m.sender_id }])}>
+          <button type="button" class="sender" id={`m${m.id}-sender`} aria-haspopup="dialog" onClick={(e) => (e.stopPropagation(), showProfile(m.sender_id))}>
             {m.sender_full_name}
-          </a>
-          {m.last_edit_timestamp && <span class="edited">(edited)</span>}
+          </button>
+          {mark && <span class="edited">({mark})</span>}
         </div>
         <a class="time" id={`m${m.id}-time`} href={hashFor([...conversationNarrow(m), { operator: 'near', operand: m.id }])} title={full}>
           {time}
@@ -203,13 +220,21 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
   );
 });
 
+const showProfile = (userId: number) => (dialog.value = { kind: 'user', userId });
+
 type Placement = Record<string, string>;
 
-/** Where a popup opens for the button clicked: below it, or above when near the bottom. */
+/**
+ * Where a popup opens for the button clicked: below it, or above when near the bottom; its right
+ * edge at the button's, and no wider than the room left of that (on a phone the emoji picker
+ * went 2 px past the screen's left edge).
+ */
 function place(e: MouseEvent): Placement {
   const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
-  const right = `${Math.max(4, window.innerWidth - r.right)}px`;
-  return r.bottom > window.innerHeight * 0.55 ? { right, bottom: `${window.innerHeight - r.top + 4}px` } : { right, top: `${r.bottom + 4}px` };
+  const offset = Math.max(4, window.innerWidth - r.right);
+  const right = `${offset}px`;
+  const maxWidth = `${window.innerWidth - offset - 4}px`;
+  return r.bottom > window.innerHeight * 0.55 ? { right, maxWidth, bottom: `${window.innerHeight - r.top + 4}px` } : { right, maxWidth, top: `${r.bottom + 4}px` };
 }
 
 function Reactions({ m, onAdd }: { m: Message; onAdd: (e: MouseEvent) => void }) {
@@ -287,12 +312,7 @@ function EditForm({ m }: { m: Message }) {
     }
   }, [text === null]);
   // As tall as the text, wrapped lines too (a long one-line message showed two lines of it), up to a point.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight + 2, Math.round(window.innerHeight * 0.4))}px`;
-  }, [text]);
+  useAutoGrow(ref, [text]);
   async function save() {
     if (text === null) return;
     setBusy(true);

@@ -9,7 +9,9 @@ import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Mess
 import { TypingLine } from './Typing.tsx';
 import { dayKey } from '../lib/time.ts';
 import type { MessageList } from '../store/messages.ts';
+import type { Narrow } from '../store/types.ts';
 import { marksReadOnScroll } from '../lib/display.ts';
+import { emptyNarrowText } from '../lib/narrow.ts';
 
 const MAX_ROWS = 240;
 const STEP = 80;
@@ -45,17 +47,67 @@ export function MessageView() {
     <main class="messages" aria-label={`Messages: ${title}`}>
       <div class="narrow-bar">
         <h1>{title}</h1>
+        <SubscribeButton narrow={narrow} />
         <MarkReadButton list={list} />
       </div>
       {loadError ? (
-        <p class="empty-list" role="alert">
-          Could not load messages: {loadError}
-        </p>
+        <LoadError narrow={narrow} error={loadError} />
       ) : (
         <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} />
       )}
       <TypingLine />
     </main>
+  );
+}
+
+/**
+ * Why the list is empty. A stream the app does not know by its name (a link written with a name
+ * since changed, or a stream the person cannot see) is said in words, with the way to the
+ * streams there are; the server's own words ("Invalid narrow operator: unknown stream") otherwise.
+ */
+function LoadError({ narrow, error }: { narrow: Narrow; error: string }) {
+  const unknown = narrow.find((t) => t.operator === 'stream' && typeof t.operand !== 'number');
+  if (!unknown) {
+    return (
+      <p class="empty-list" role="alert">
+        Could not load messages: {error}
+      </p>
+    );
+  }
+  return (
+    <p class="empty-list" role="alert">
+      There is no stream named “{String(unknown.operand)}” that you can see: it may have been renamed or archived, or be private. <a href="#settings/streams">Browse streams</a>
+    </p>
+  );
+}
+
+/**
+ * A stream looked at without being subscribed (from Your streams, a link or a search) says so,
+ * and is joined from here (it took a trip back to the settings).
+ */
+function SubscribeButton({ narrow }: { narrow: Narrow }) {
+  const [busy, setBusy] = useState(false);
+  const id = narrow.find((t) => t.operator === 'stream')?.operand;
+  if (typeof id !== 'number' || store.streams.subs.value.has(id) || !store.streams.streams.value.has(id)) return null;
+  const name = store.streams.name(id);
+  async function subscribe() {
+    setBusy(true);
+    try {
+      // The settings pages' client, loaded when first needed as they are.
+      const { settingsApi } = await import('./settings/api.ts');
+      await settingsApi().subscribe(name, [store.me]);
+    } catch (e) {
+      showToast(`Could not subscribe: ${errorText(e)}`, true);
+    }
+    setBusy(false);
+  }
+  return (
+    <span class="narrow-note">
+      You are not subscribed to this stream.
+      <button type="button" class="primary" disabled={busy} onClick={() => void subscribe()}>
+        Subscribe <span class="sr-only">to {name}</span>
+      </button>
+    </span>
   );
 }
 
@@ -264,7 +316,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
       {!search && list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
       {!list.foundOldest && (start === 0 || busy.current) && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
       {rows}
-      {list.loaded && ids.length === 0 && <p class="empty-list">No messages here yet.</p>}
+      {list.loaded && ids.length === 0 && <p class="empty-list">{emptyNarrowText(list.narrow)}</p>}
       {!list.loaded && (
         <p class="empty-list" role="status">
           Loading messages…

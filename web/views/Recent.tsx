@@ -89,7 +89,10 @@ function Row({ row, now, twentyFour, locale }: { row: RecentRow; now: number; tw
             <span class="swatch" style={{ background: sub?.color ?? '#c2c2c2' }} aria-hidden="true">
               {sub?.invite_only ? '🔒' : '#'}
             </span>
-            <span class="rc-stream-name">{row.label}</span>
+            {/* Names cut by the column's width show whole on hover. */}
+            <span class="rc-stream-name" title={row.label}>
+              {row.label}
+            </span>
           </a>
         ) : (
           <span class="rc-dm-tag">Direct message</span>
@@ -97,7 +100,7 @@ function Row({ row, now, twentyFour, locale }: { row: RecentRow; now: number; tw
       </td>
       <td class="rc-topic">
         <div class="rc-topic-line">
-          <a href={hashFor(narrowOf(c))} data-nav>
+          <a href={hashFor(narrowOf(c))} data-nav title={c.type === 'stream' ? row.topicLabel : row.label}>
             {c.type === 'stream' ? row.topicLabel : row.label}
           </a>
           <MentionMark n={row.mentions} />

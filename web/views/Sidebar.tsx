@@ -17,11 +17,18 @@ function Count({ n, label = 'unread', class: cls = '' }: { n: number; label?: st
 
 const same = (a: Narrow, b: Narrow) => JSON.stringify(a) === JSON.stringify(b);
 
-function Link({ narrow, children, class: cls = '', count, countLabel, style }: { narrow: Narrow; children: preact.ComponentChildren; class?: string; count?: number; countLabel?: string; style?: Record<string, string> }) {
+/**
+ * A narrow's row. A name the sidebar cuts ends in an ellipsis, and shows in full on hover
+ * (topics that begin alike were cut to the same words, with nothing to tell them apart).
+ */
+function Link({ narrow, name, icon, class: cls = '', count, countLabel, style }: { narrow: Narrow; name: string; icon?: preact.ComponentChildren; class?: string; count?: number; countLabel?: string; style?: Record<string, string> }) {
   const current = view.value.kind === 'narrow' && same(currentNarrow(), narrow);
   return (
-    <a href={hashFor(narrow)} class={`side-link ${cls} ${current ? 'current' : ''}`} aria-current={current ? 'page' : undefined} style={style}>
-      <span class="label">{children}</span>
+    <a href={hashFor(narrow)} class={`side-link ${cls} ${current ? 'current' : ''}`} aria-current={current ? 'page' : undefined} style={style} title={name}>
+      <span class="label">
+        {icon}
+        <span class="name">{name}</span>
+      </span>
       {count !== undefined && (countLabel ? <Count n={count} label={countLabel} class="muted-count" /> : <Count n={count} />)}
     </a>
   );
@@ -73,19 +80,13 @@ export function Sidebar() {
           </ViewLink>
         </li>
         <li>
-          <Link narrow={[]} count={counts.total}>
-            All messages
-          </Link>
+          <Link narrow={[]} name="All messages" count={counts.total} />
         </li>
         <li>
-          <Link narrow={[{ operator: 'is', operand: 'mentioned' }]} count={counts.mentions}>
-            Mentions
-          </Link>
+          <Link narrow={[{ operator: 'is', operand: 'mentioned' }]} name="Mentions" count={counts.mentions} />
         </li>
         <li>
-          <Link narrow={[{ operator: 'is', operand: 'starred' }]} count={showsStarredCount(settings) ? store.starred.value.size : undefined} countLabel="starred">
-            Starred
-          </Link>
+          <Link narrow={[{ operator: 'is', operand: 'starred' }]} name="Starred" count={showsStarredCount(settings) ? store.starred.value.size : undefined} countLabel="starred" />
         </li>
         <li>
           <a href="#drafts" class={`side-link ${view.value.kind === 'drafts' ? 'current' : ''}`} onClick={(e) => (e.preventDefault(), goDrafts())}>
@@ -115,12 +116,17 @@ export function Sidebar() {
           const shown = streamTopics.filter((t) => isActive || (counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0) > 0).slice(0, isActive ? 10 : 5);
           return (
             <li key={s.stream_id} class={`${s.is_muted ? 'muted' : ''} ${inactive(s) ? 'inactive' : ''}`}>
-              <Link narrow={[{ operator: 'stream', operand: s.stream_id }]} count={counts.byStream.get(s.stream_id) ?? 0} class="stream-link">
-                <span class="swatch" style={{ background: s.color }} aria-hidden="true">
-                  {s.invite_only ? '🔒' : '#'}
-                </span>
-                {s.name}
-              </Link>
+              <Link
+                narrow={[{ operator: 'stream', operand: s.stream_id }]}
+                name={s.name}
+                icon={
+                  <span class="swatch" style={{ background: s.color }} aria-hidden="true">
+                    {s.invite_only ? '🔒' : '#'}
+                  </span>
+                }
+                count={counts.byStream.get(s.stream_id) ?? 0}
+                class="stream-link"
+              />
               {shown.length > 0 && (
                 <ul class="topics">
                   {shown.map((t) => (
@@ -130,11 +136,10 @@ export function Sidebar() {
                           { operator: 'stream', operand: s.stream_id },
                           { operator: 'topic', operand: t.name },
                         ]}
+                        name={t.name || 'general chat'}
                         count={counts.byTopic.get(topicKey(s.stream_id, t.name)) ?? 0}
                         class={`topic-link ${isActive && activeTopic !== undefined && String(activeTopic).toLowerCase() === t.name.toLowerCase() ? 'current-topic' : ''}`}
-                      >
-                        {t.name || 'general chat'}
-                      </Link>
+                      />
                     </li>
                   ))}
                 </ul>
@@ -154,9 +159,7 @@ export function Sidebar() {
           const ids = c.userIds.length ? c.userIds : [me];
           return (
             <li key={c.key}>
-              <Link narrow={[{ operator: 'dm', operand: ids }]} count={counts.byDm.get(c.key) ?? 0}>
-                {ids.map((id) => store.users.name(id)).join(', ')}
-              </Link>
+              <Link narrow={[{ operator: 'dm', operand: ids }]} name={ids.map((id) => store.users.name(id)).join(', ')} count={counts.byDm.get(c.key) ?? 0} />
             </li>
           );
         })}

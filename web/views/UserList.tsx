@@ -2,20 +2,14 @@
 // most SHOWN people at once, so a 5,000-person organization stays light.
 import { useState } from 'preact/hooks';
 import { store } from './context.ts';
-import { compose, composeFocus, drawer } from './state.ts';
-import { go } from './nav.ts';
+import { drawer } from './state.ts';
 import { Avatar } from './Header.tsx';
 import type { PresenceStatus } from '../store/users.ts';
 import { canInvite } from './settings/route.ts';
+import { messagePerson, statusText } from './UserCard.tsx';
 
 const SHOWN = 200;
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
-
-/** The person's own status line (`user_status`): shown unless the user list style is compact. */
-function statusText(userId: number): string {
-  const s = store.admin.statuses.value.get(userId);
-  return [s?.away ? 'Away' : '', s?.status_text ?? ''].filter(Boolean).join(' · ');
-}
 
 export function UserList() {
   const [filter, setFilter] = useState('');
@@ -35,19 +29,18 @@ export function UserList() {
             <button
               type="button"
               class="user"
-              onClick={() => {
-                drawer.value = null;
-                go([{ operator: 'dm', operand: [u.user_id] }]);
-                compose.value = { type: 'private', to: [u.user_id], content: '' };
-                composeFocus.value = 'message';
-              }}
+              onClick={() => messagePerson(u.user_id)}
             >
               <span class="presence-wrap">
                 <Avatar userId={u.user_id} size={24} />
                 <span class={`presence ${status}`} aria-hidden="true" />
               </span>
               <span class="user-text">
-                <span class="label">{u.full_name}</span>
+                <span class="label">
+                  {u.full_name}
+                  {/* Which one is you (the list held your name like any other). */}
+                  {u.user_id === store.me && <span class="muted-text"> (you)</span>}
+                </span>
                 {statusText(u.user_id) && <span class="status-text">{statusText(u.user_id)}</span>}
               </span>
               <span class="sr-only">({status})</span>

@@ -95,6 +95,11 @@ export function installKeys(): () => void {
       const m = selected();
       if (!m || !openLightboxFor(m.id)) return false;
     },
+    sender_profile: () => {
+      const m = selected();
+      if (!m) return false;
+      dialog.value = { kind: 'user', userId: m.sender_id };
+    },
     mark_unread: () => {
       const m = selected();
       if (!m) return false;

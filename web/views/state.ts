@@ -21,7 +21,7 @@ export const editingId = signal<number | null>(null);
 export const reactingId = signal<number | null>(null);
 /** Bumped to toggle compose's preview from the keyboard. */
 export const previewToggle = signal(0);
-export const dialog = signal<null | { kind: 'history' | 'move' | 'delete' | 'shortcuts'; messageId?: number }>(null);
+export const dialog = signal<null | { kind: 'history' | 'move' | 'delete' | 'shortcuts'; messageId?: number } | { kind: 'user'; userId: number }>(null);
 export const toast = signal<{ text: string; error?: boolean } | null>(null);
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined;

@@ -95,6 +95,28 @@ describe('the web client', { skip: skip ?? false }, () => {
     await msg.getByRole('button', { name: /tada: 2/ }).waitFor();
   });
 
+  test('the emoji picker has the width of its own stylesheet, and each of its columns shows whole, on a desk and on a small phone', async () => {
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 360, height: 740 });
+    // 22rem; on the phone, the room left of its button (less a margin) when that is less.
+    for (const [page, widths] of [[bob.page, [352, 352]], [phone.page, [280, 344]]] as const) {
+      const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
+      await msg.click();
+      await msg.getByRole('button', { name: 'Add reaction' }).click();
+      const picker = page.getByRole('dialog', { name: 'Add reaction' });
+      await picker.getByRole('button', { name: /^tada$/ }).first().waitFor();
+      const fit = await picker.evaluate((el) => {
+        const grid = el.querySelector('[role=group]')!.getBoundingClientRect();
+        const cut = [...el.querySelectorAll('[role=group] button')].slice(0, 40).filter((b) => b.getBoundingClientRect().right > grid.right + 0.5);
+        const box = el.getBoundingClientRect();
+        return { width: Math.round(box.width), cut: cut.length, onScreen: box.left >= 0 && box.right <= window.innerWidth };
+      });
+      assert.deepEqual({ ...fit, width: fit.width >= widths[0] && fit.width <= widths[1] }, { width: true, cut: 0, onScreen: true }, `${fit.width}px wide`);
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'detached' });
+    }
+    await phone.context.close();
+  });
+
   test('Alice edits her message and sees its history; Bob sees the new text', async () => {
     const msg = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
     await msg.hover();
@@ -170,6 +192,30 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.waitForURL((u) => !u.hash.includes('search'));
   });
 
+  test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
+    const page = bob.page;
+    const search = page.getByRole('searchbox', { name: 'Search', exact: true });
+    await search.fill('xylophone');
+    await search.press('Enter');
+    await page.getByRole('main').getByText('No messages match this search.').waitFor();
+    await page.goBack();
+    const dana = await env.server.createUser('Dana');
+    const fresh = await logIn(env, dana.email, dana.password!, undefined, '#narrow/is/starred');
+    await fresh.page.getByRole('main').getByText(/^No starred messages\. Star a message from its actions menu/).waitFor();
+    await fresh.context.close();
+  });
+
+  test('a link to a stream that is not there says so in words, with the way to the streams there are', async () => {
+    const page = bob.page;
+    await page.goto(`${env.url}/#narrow/stream/old-name/topic/plans`);
+    const alert = page.getByRole('main').getByRole('alert');
+    await alert.filter({ hasText: 'There is no stream named “old-name” that you can see' }).waitFor();
+    assert.doesNotMatch(await alert.innerText(), /Invalid narrow/);
+    await alert.getByRole('link', { name: 'Browse streams' }).click();
+    await page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
   test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
@@ -181,6 +227,63 @@ describe('the web client', { skip: skip ?? false }, () => {
     await dmLink.click();
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
     await dmLink.getByLabel('1 unread').waitFor({ state: 'detached' });
+  });
+
+  test("a message's sender opens their profile (role, email, local time, profile fields), which leads to their messages and a DM", async () => {
+    const { id: field } = await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Team', field_type: 1, hint: '' });
+    await env.server.ok('PATCH', '/api/v1/users/me/profile_data', { data: [{ id: field, value: 'Platform' }] }, aliceAccount);
+    await env.server.ok('PATCH', '/api/v1/settings', { timezone: 'Asia/Tokyo' }, aliceAccount);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'profiles', content: 'Who am I?' }, aliceAccount);
+    const page = bob.page;
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/profiles`);
+    const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Who am I?' });
+    await msg.getByRole('button', { name: 'Alice' }).click();
+    const card = page.getByRole('dialog', { name: 'Alice' });
+    await card.waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+    const facts = Object.fromEntries(
+      await card.locator('dt').evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])),
+    ) as Record<string, string>;
+    const tokyo = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', hourCycle: 'h12', timeZone: 'Asia/Tokyo' });
+    assert.equal(facts.Role, 'Member');
+    assert.equal(facts.Email, aliceAccount.email);
+    assert.equal(facts.Team, 'Platform');
+    assert.ok([Date.now() - 60_000, Date.now()].map((t) => tokyo.format(t)).includes(facts['Local time']!), `local time ${facts['Local time']}`);
+    // Escape closes it; u opens it again for the selected message.
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    await msg.getByText('Who am I?').click();
+    await page.keyboard.press('u');
+    await card.getByRole('button', { name: 'View messages' }).click();
+    await page.getByRole('heading', { name: 'Messages sent by Alice' }).waitFor();
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Who am I?' }).getByRole('button', { name: 'Alice' }).click();
+    await card.getByRole('button', { name: 'Send a direct message' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Direct messages with Alice' }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
+  });
+
+  test('the message box grows with its text up to 40% of the window, then scrolls, and is small again once sent', async () => {
+    const page = alice.page;
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/long%20notes`);
+    await page.getByRole('heading', { name: '#design > long notes' }).waitFor();
+    if ((await page.getByRole('button', { name: 'Close compose' }).count()) > 0) await page.getByRole('button', { name: 'Close compose' }).click();
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const size = () => box.evaluate((el) => ({ height: el.getBoundingClientRect().height, scrolls: el.scrollHeight > el.clientHeight }));
+    const empty = await size();
+    await box.fill(Array.from({ length: 8 }, (_, i) => `point ${i + 1}`).join('\n'));
+    const eight = await size();
+    assert.ok(eight.height > empty.height + 60 && !eight.scrolls, `eight lines: ${JSON.stringify(eight)}, empty: ${JSON.stringify(empty)}`);
+    await box.fill(Array.from({ length: 60 }, (_, i) => `point ${i + 1}`).join('\n'));
+    const sixty = await size();
+    assert.ok(Math.abs(sixty.height - 320) <= 2 && sixty.scrolls, `sixty lines: ${JSON.stringify(sixty)}`);
+    await box.press('Enter');
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'point 60' }).waitFor();
+    assert.equal((await size()).height, empty.height);
   });
 
   test('a message sent to a conversation not on screen says where it went, with a way there', async () => {
@@ -320,6 +423,12 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test('the user list marks which one is you', async () => {
+    const users = alice.page.getByRole('complementary', { name: 'Users' });
+    assert.match(await users.getByRole('button', { name: /^A?Alice/ }).innerText(), /Alice \(you\)/);
+    assert.doesNotMatch(await users.getByRole('button', { name: /^B?Bob/ }).innerText(), /\(you\)/);
+  });
+
   test('on a phone the sidebars are drawers behind named buttons', async () => {
     const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
     const nav = phone.page.getByRole('navigation', { name: 'Streams', includeHidden: true });
@@ -333,6 +442,25 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test("a sidebar name too long for its row ends in an ellipsis and is whole in the row's title", async () => {
+    const topics = ['release notes for version 2.1 and its long tail', 'release notes for version 2.2 and its long tail'];
+    for (const topic of topics) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic, content: 'Notes' }, aliceAccount);
+    const nav = bob.page.getByRole('navigation', { name: 'Streams' });
+    // The stream on screen lists its recent topics.
+    await nav.getByRole('link', { name: /^design/ }).click();
+    for (const topic of topics) {
+      const link = nav.getByRole('link', { name: topic });
+      await link.waitFor();
+      assert.equal(await link.getAttribute('title'), topic);
+      // The element that holds the words is the one that cuts them, with an ellipsis.
+      const cut = await link.getByText(topic, { exact: true }).evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { ellipsis: style.textOverflow === 'ellipsis' && style.display !== 'flex', overflows: el.scrollWidth > el.clientWidth };
+      });
+      assert.deepEqual(cut, { ellipsis: true, overflows: true });
+    }
+  });
+
   test('on a phone, unread DMs and mentions show on the closed drawer\'s button until read', async () => {
     const cora = await env.server.createUser('Cora');
     const phone = await logIn(env, cora.email, cora.password!, { width: 390, height: 844 }, '#recent');
@@ -343,6 +471,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await badge.getByText('2').waitFor();
     assert.equal(await button.getAttribute('aria-describedby'), 'drawer-addressed');
     assert.equal(await phone.page.locator('#drawer-addressed').textContent(), '2 unread direct messages and mentions');
+    assert.deepEqual(await axeViolations(phone.page), []);
     await button.click();
     await phone.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ }).click();
     await badge.waitFor({ state: 'detached' });
@@ -373,6 +502,36 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('on a phone a table wider than the screen scrolls sideways and keeps its words whole', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const table = ['| Name | Role | Team | Location |', '|---|---|---|---|', '| Alice Wonderland | Engineer | Platform | Berlin, Germany |', '| Bob Builder | Designer | Infrastructure | San Francisco |'].join('\n');
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone tables', content: table }, aliceAccount);
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, `#narrow/channel/${stream_id}-design/topic/phone%20tables`);
+    const grid = phone.page.getByRole('article').getByRole('table');
+    await grid.waitFor();
+    // Each cell's words on one line each: none broken between letters.
+    const broken = await grid.evaluate((t) =>
+      [...t.querySelectorAll('td, th')].flatMap((cell) =>
+        (cell.textContent ?? '').split(' ').filter((word) => {
+          const text = cell.firstChild!;
+          const at = (text.textContent ?? '').indexOf(word);
+          const range = document.createRange();
+          range.setStart(text, at);
+          range.setEnd(text, at + word.length);
+          return range.getClientRects().length > 1;
+        }),
+      ),
+    );
+    assert.deepEqual(broken, []);
+    const box = await grid.evaluate((t) => {
+      const b = t.parentElement!;
+      return { scrolls: b.scrollWidth > b.clientWidth, focusable: b.tabIndex === 0, right: b.getBoundingClientRect().right };
+    });
+    assert.deepEqual({ ...box, right: box.right <= 390 }, { scrolls: true, focusable: true, right: true });
+    assert.equal(await phone.page.evaluate(() => document.documentElement.scrollWidth), 390);
+    await phone.context.close();
+  });
+
   test('on a phone the compose box keeps its close button on screen, in light and dark, even for a long stream name', async () => {
     const name = 'a-stream-with-a-rather-long-name-indeed';
     await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [bobAccount.email] });
@@ -392,6 +551,22 @@ describe('the web client', { skip: skip ?? false }, () => {
       }
     }
     await phone.context.close();
+  });
+
+  test("a bot's profile names its owner and shows no presence", async () => {
+    const bot = await env.server.ok('POST', '/api/v1/bots', { full_name: 'Deploy Bot', short_name: 'deploy' }, aliceAccount);
+    const { user } = await env.server.ok('GET', `/api/v1/users/${bot.user_id}`);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'deploys', content: 'Deployed v2' }, { id: bot.user_id, email: user.email, apiKey: bot.api_key });
+    const page = bob.page;
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/deploys`);
+    await page.getByRole('article').filter({ hasText: 'Deployed v2' }).getByRole('button', { name: 'Deploy Bot' }).click();
+    const card = page.getByRole('dialog', { name: 'Deploy Bot' });
+    await card.getByText('Owner', { exact: true }).waitFor();
+    assert.equal(await card.locator('dt', { hasText: 'Owner' }).locator('xpath=following-sibling::dd').textContent(), 'Alice');
+    assert.equal(await card.locator('dt', { hasText: 'Role' }).locator('xpath=following-sibling::dd').textContent(), 'Bot');
+    assert.equal(await card.getByText(/active/i).count(), 0);
+    await page.keyboard.press('Escape');
   });
 
   test('log out ends the session', async () => {

@@ -230,6 +230,20 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await page.close();
   });
 
+  test('a topic name cut by its row shows whole on hover, in the Inbox and in Recent conversations', async () => {
+    const name = 'release notes for version 2.1 and everything after it';
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: name, content: 'Notes' }, aliceAccount);
+    await open(bob.page, 'Inbox');
+    const label = inbox(bob.page).getByText(name, { exact: true });
+    await label.waitFor();
+    assert.equal(await label.getAttribute('title'), name);
+    assert.equal(await inbox(bob.page).getByText('design', { exact: true }).getAttribute('title'), 'design');
+    await open(bob.page, 'Recent conversations');
+    const link = recent(bob.page).getByRole('link', { name, exact: true });
+    assert.equal(await link.getAttribute('title'), name);
+    assert.equal(await recent(bob.page).getByText('design', { exact: true }).first().getAttribute('title'), 'design');
+  });
+
   test('screenshots of both views, desktop and phone, light and dark, with no serious axe violation', { skip: !process.env.PARLEY_BROWSER_SHOTS }, async () => {
     const dir = process.env.PARLEY_BROWSER_SHOTS!;
     await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [bobAccount.id], content: 'Lunch?' }, aliceAccount);

@@ -188,6 +188,24 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     assert.equal(body, 'dropped text');
   });
 
+  test('a file chosen with the attach button is linked where the cursor was, and writing goes on after it', async () => {
+    const page = alice.page;
+    await page.goto(`${env.url}/#narrow/channel/${designId}-design/topic/files`);
+    // The box the last test sent from may still be open, addressed here.
+    if ((await page.getByRole('button', { name: 'Close compose' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Here it is:');
+    // As a click on the button leaves it: the focus on the file input.
+    const attach = page.getByLabel('Attach files');
+    await attach.focus();
+    await attach.setInputFiles({ name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('the plan') });
+    await until('the chosen file linked', () => box.inputValue(), (v) => /^Here it is: \[plan\.txt\]\(\/user_uploads\/.+plan\.txt\)$/.test(v));
+    await until('the message box focused', () => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), (v) => v === 'Message');
+    await page.keyboard.type(' thanks');
+    assert.match(await box.inputValue(), /plan\.txt\) thanks$/);
+    await page.getByRole('button', { name: 'Close compose' }).click();
+  });
+
   test('moving a topic from the message actions moves it for Bob too', async () => {
     const page = alice.page;
     await page.goto(`${env.url}/#narrow/channel/${designId}-design/topic/logo`);
@@ -196,7 +214,13 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await msg.getByRole('button', { name: 'Message actions' }).click();
     await page.getByRole('menuitem', { name: 'Move topic' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move topic' });
+    // Nothing to move until the topic or the stream changes (the server said "Nothing to change").
+    const move = dialog.getByRole('button', { name: 'Move' });
+    assert.equal(await move.isDisabled(), true);
+    await dialog.getByRole('textbox', { name: 'New topic' }).fill('logo ');
+    assert.equal(await move.isDisabled(), true);
     await dialog.getByRole('textbox', { name: 'New topic' }).fill('branding');
+    assert.equal(await move.isDisabled(), false);
     assert.deepEqual(await axeViolations(page), []);
     await dialog.getByRole('button', { name: 'Move' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -209,6 +233,11 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await bob.page.getByRole('heading', { name: '#design > branding' }).waitFor();
     await article(bob.page, 'Logo idea 2').waitFor();
     await article(bob.page, 'Logo idea 1').waitFor();
+    // Moved, not edited: live for Alice, fetched for Bob.
+    for (const p of [page, bob.page]) {
+      await article(p, 'Logo idea 1').getByText('(moved)').waitFor();
+      assert.equal(await article(p, 'Logo idea 1').getByText('(edited)').count(), 0);
+    }
   });
 
   test('"Mark as unread" in the message actions brings the unread count back', async () => {

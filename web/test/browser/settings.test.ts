@@ -227,6 +227,33 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     );
   });
 
+  test("the sidebar's stream names look the same after Your streams was open", async () => {
+    await bob.page.evaluate(() => (location.hash = '#inbox'));
+    const general = bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ });
+    const weight = () => general.evaluate((el) => getComputedStyle(el).fontWeight);
+    const before = await weight();
+    await open(bob, '#settings/streams');
+    await bob.page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
+    await bob.page.keyboard.press('Escape');
+    await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    assert.equal(await weight(), before);
+  });
+
+  test('a stream opened from Your streams without a subscription says so and is joined from its view', async () => {
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'random' }] });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'random', topic: 'cats', content: 'Cat pictures go here' });
+    await open(bob, '#settings/streams');
+    await bob.page.getByRole('dialog', { name: /settings/ }).getByRole('link', { name: '#random' }).click();
+    await bob.page.getByRole('article').filter({ hasText: 'Cat pictures go here' }).waitFor();
+    const bar = bob.page.getByRole('main');
+    await bar.getByText('You are not subscribed to this stream.').waitFor();
+    assert.deepEqual(await axeViolations(bob.page), []);
+    await bar.getByRole('button', { name: 'Subscribe to random' }).click();
+    await bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^random/ }).waitFor();
+    await bar.getByRole('button', { name: 'Subscribe to random' }).waitFor({ state: 'detached' });
+    assert.equal(await bar.getByText('You are not subscribed to this stream.').count(), 0);
+  });
+
   test('every settings section has no serious or critical axe violation', async () => {
     const failures: string[] = [];
     for (const [kind, sections] of [

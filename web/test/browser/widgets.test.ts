@@ -253,6 +253,11 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
     await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/lunch`);
     await phone.page.getByRole('region', { name: /Where to eat/ }).waitFor();
     await shots(phone.page, 'poll-phone');
+    // Within the screen, its buttons whole (a margin kept from an older layout pushed it 60 px past the right edge).
+    const poll = phone.page.getByRole('region', { name: /Where to eat/ });
+    for (const box of [await poll.boundingBox(), await poll.getByRole('button', { name: 'Add option' }).boundingBox()]) {
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `at ${JSON.stringify(box)}`);
+    }
     await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/chores`);
     await phone.page.getByRole('region', { name: 'Before Friday' }).waitFor();
     await shots(phone.page, 'todo-phone');

@@ -36,6 +36,7 @@ test('actionFor maps the required shortcuts', () => {
     ['PageUp', { key: 'PageUp' }, 'page_up'],
     ['PageDown', { key: 'PageDown' }, 'page_down'],
     ['End', { key: 'End' }, 'select_last'],
+    ['u', { key: 'u' }, 'sender_profile'],
   ];
   for (const [label, e, action] of cases) assert.equal(actionFor(e, false), action, label);
   assert.equal(actionFor({ key: 'q' }, false), undefined);

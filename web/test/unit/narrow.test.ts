@@ -5,6 +5,7 @@ import {
   decodeHashComponent,
   describeNarrow,
   dmNarrow,
+  emptyNarrowText,
   encodeHashComponent,
   hashToNarrow,
   makeLookups,
@@ -118,6 +119,19 @@ test('describeNarrow names the common views and falls back to the search text', 
   assert.equal(d('pizza'), 'Search results for pizza');
   assert.equal(d('stream:general pizza'), 'Search results for stream:general pizza');
   assert.equal(d('-is:starred'), 'Search results for -is:starred');
+});
+
+test('emptyNarrowText says a search found nothing, and how an empty view of yours fills', () => {
+  const e = (text: string) => emptyNarrowText(parseSearch(text, lookups));
+  assert.equal(e('pizza'), 'No messages match this search.');
+  assert.equal(e('stream:general pizza'), 'No messages match this search.');
+  assert.equal(e('has:image'), 'No messages match this search.');
+  assert.equal(e('-is:starred'), 'No messages match this search.');
+  assert.match(e('is:starred'), /^No starred messages\. Star a message from its actions menu/);
+  assert.equal(e('is:mentioned'), 'Nobody has mentioned you yet.');
+  assert.equal(e('stream:general'), 'No messages here yet.');
+  assert.equal(e('stream:general topic:lunch near:99'), 'No messages here yet.');
+  assert.equal(e('dm:alice@x.com'), 'No messages here yet.');
 });
 
 test('narrowToHash writes the reference forms', () => {

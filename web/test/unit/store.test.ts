@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Store } from '../../store/index.ts';
 import { ScheduledStore } from '../../store/misc.ts';
+import { editMark } from '../../store/match.ts';
 import { ALICE, dmMessage, streamMessage } from './fixtures.ts';
 
 const ME = 10;
@@ -183,6 +184,21 @@ test('update_message: an edit changes content and mentions; a topic move moves l
   assert.equal(c.byTopic.get(`1\u0000lunch`), undefined);
   assert.equal(c.byTopic.get(`1\u0000dinner`), 2);
   assert.deepEqual(s.streams.topics.value.get(1)!.map((t) => t.name), ['dinner']);
+});
+
+test("a message's mark: moved while only its topic or stream changed, edited once its content did; a link preview is neither", () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100, { edit_history: [] }), streamMessage(101), streamMessage(102, { last_edit_timestamp: 3, edit_history: [{ timestamp: 3, prev_topic: 'brunch' }] })]);
+  const mark = (id: number) => editMark(s.messages.byId.get(id)!);
+  assert.deepEqual([mark(100), mark(101), mark(102)], [null, null, 'moved']);
+  s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], rendered_content: '<p>x</p>', content: 'x', edit_timestamp: 4, rendering_only: true, flags: [] }]);
+  assert.equal(mark(100), null);
+  s.apply([{ type: 'update_message', message_id: 100, message_ids: [100, 101], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 5 }]);
+  // 101 came without a history (the organization hides it): any change reads as an edit.
+  assert.deepEqual([mark(100), mark(101)], ['moved', 'edited']);
+  assert.deepEqual(s.messages.byId.get(100)!.edit_history, [{ timestamp: 5, prev_topic: 'lunch' }]);
+  s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], rendered_content: '<p>y</p>', content: 'y', orig_content: 'x', edit_timestamp: 6, rendering_only: false, flags: [] }]);
+  assert.equal(mark(100), 'edited');
 });
 
 test('reactions add and remove once per user and emoji', () => {

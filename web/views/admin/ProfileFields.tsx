@@ -4,8 +4,8 @@ import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
 import { ErrorText, Section, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
-import { fieldChoices, FIELD_TYPES } from '../settings/Profile.tsx';
-import type { ProfileField } from '../../store/settings-admin.ts';
+import { FIELD_TYPES } from '../settings/Profile.tsx';
+import { fieldChoices, type ProfileField } from '../../store/settings-admin.ts';
 
 const typeName = (t: number): string => FIELD_TYPES.find(([v]) => v === t)?.[1] ?? 'Field';
 

@@ -5,7 +5,7 @@ import { settingsApi } from './api.ts';
 import { ErrorText, ImageSetting, PersonSelect, Section, Select, TextSetting, Toggle, useSave } from './fields.tsx';
 import { Avatar, localImage } from '../Header.tsx';
 import { isAdmin } from './route.ts';
-import type { ProfileField, RealmEmoji } from '../../store/settings-admin.ts';
+import { fieldChoices, fieldUserIds, type ProfileField, type RealmEmoji } from '../../store/settings-admin.ts';
 import { EmojiPicker, ReactionEmoji } from '../EmojiPicker.tsx';
 import { ROLE } from '../../store/permissions.ts';
 
@@ -55,18 +55,6 @@ export function ProfileSection() {
   );
 }
 
-/** A list field's choices in their order, as { value: key, label: text }. */
-export function fieldChoices(f: ProfileField): { value: string; label: string }[] {
-  try {
-    const data = JSON.parse(f.field_data || '{}') as Record<string, { text: string; order: string }>;
-    return Object.entries(data)
-      .sort((a, b) => Number(a[1].order) - Number(b[1].order))
-      .map(([k, v]) => ({ value: k, label: v.text }));
-  } catch {
-    return [];
-  }
-}
-
 function saveField(f: ProfileField, value: string | number[]): Promise<unknown> {
   const empty = Array.isArray(value) ? value.length === 0 : value.trim() === '';
   return empty ? settingsApi().clearProfileData([f.id]) : settingsApi().setProfileData([{ id: f.id, value }]);
@@ -88,12 +76,7 @@ function ProfileFieldInput({ field: f }: { field: ProfileField }) {
 function UserFieldInput({ field, label, value, locked }: { field: ProfileField; label: string; value: string; locked: boolean }) {
   const id = useId();
   const save = useSave();
-  let ids: number[] = [];
-  try {
-    ids = value ? (JSON.parse(value) as number[]) : [];
-  } catch {
-    ids = [];
-  }
+  const ids = fieldUserIds(value);
   return (
     <div class="setting">
       <label for={id}>{label}</label>

@@ -41,7 +41,7 @@ function StreamRow({ id, name, description, priv, subscribed }: { id: number; na
     <li>
       <span class="grow">
         {/* Opens the stream (closing settings): its messages, subscribed or not. */}
-        <a class="stream-link" href={hashFor([{ operator: 'stream', operand: id }])}>
+        <a class="settings-stream-link" href={hashFor([{ operator: 'stream', operand: id }])}>
           {priv ? '🔒 ' : '#'}
           {name}
         </a>
