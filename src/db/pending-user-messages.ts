@@ -75,14 +75,15 @@ const ROWS_A_BATCH = 5000;
  * A batch on the timer writes this many rows a transaction, a turn of the event loop each, so
  * that requests go on between its parts: a batch of 10 messages to 50 recipients in one
  * transaction held the event loop 2-3 ms, and 10-15 ms at its slowest, which was most of a
- * send's p99 (issue 19). The rows go in user order, so each part writes its recipients' index
- * pages once, as the whole batch did.
+ * send's p99 (issue 19). On the worker thread the parts keep the write lock as short, so that
+ * sends waiting for it commit between them. The rows go in user order, so each part writes its
+ * recipients' index pages once, as the whole batch did.
  */
 const ROWS_A_PART = 200;
 
 type Row = [userId: number, messageId: number, flags: number];
 
-/** A batch that the timer moves a part a turn. */
+/** A batch that the timer moves a part at a time. */
 interface Batch {
   /** Its oldest and newest messages: their pending rows are cleared when the last part is in. */
   first: number;
