@@ -272,8 +272,8 @@ export class PendingUserMessages {
   #part: Promise<void> | null = null;
   #partEnded: () => void = () => undefined;
   #closed = false;
-  /** Parts written by the worker and on the app's connection, and moves of everything (for tests). */
-  readonly stats = { workerParts: 0, ownParts: 0, moves: 0 };
+  /** Parts written by the worker and on the app's connection (for tests). */
+  readonly stats = { workerParts: 0, ownParts: 0 };
 
   constructor(file: SQLite.Database, writesHeld: () => Promise<void> | null = () => null) {
     this.#file = file;
@@ -307,7 +307,6 @@ export class PendingUserMessages {
   /** Moves everything pending now, on the app's connection (see RowMover.moveAll). */
   move(): void {
     this.#added = 0;
-    this.stats.moves++;
     this.#mover.moveAll();
   }
 
