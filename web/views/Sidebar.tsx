@@ -59,12 +59,12 @@ export function Sidebar() {
   const activeTopic = narrow.find((t) => t.operator === 'topic')?.operand;
   const drafts = store.drafts.byId.value.size;
   const scheduled = store.scheduled.byId.value.size;
+  const me = store.me;
   // Recent conversations, and any older one that still has unread messages.
   const recent = store.recentDms.value.slice(0, 12);
   for (const key of counts.byDm.keys()) {
     if (!recent.some((c) => c.key === key)) recent.push({ key, userIds: key.split(',').map(Number).filter((id) => id !== me), maxId: 0 });
   }
-  const me = store.me;
 
   return (
     <nav class="sidebar left" aria-label="Streams">

@@ -478,6 +478,22 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('a conversation older than the twelve recent ones is in the sidebar while it has unread messages', async () => {
+    const dora = await env.server.createUser('Dora');
+    await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [dora.id], content: 'Dora, an old question' }, aliceAccount);
+    // Twelve newer conversations push Alice's out of the recent ones.
+    for (let i = 0; i < 12; i++) {
+      const other = await env.server.createUser(`Pen pal ${i}`);
+      await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [other.id], content: 'Hello' }, dora);
+    }
+    const person = await logIn(env, dora.email, dora.password!, undefined, '#recent');
+    const dms = person.page.getByRole('navigation', { name: 'Streams' }).locator('ul.dms > li');
+    await dms.filter({ hasText: 'Pen pal 11' }).waitFor();
+    assert.equal(await dms.count(), 13);
+    assert.match((await dms.last().textContent()) ?? '', /^Alice\s*1$/);
+    await person.context.close();
+  });
+
   test('on a phone a message\'s text takes the width beside the avatar, and the edit box shows all of a long message', async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     const long = 'A long message that wraps over several lines on a phone, to see the text use the width of the screen and the edit box grow to hold all of it.';

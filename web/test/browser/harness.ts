@@ -123,7 +123,7 @@ export interface Person {
 export async function logIn(env: Env, email: string, password: string, viewport = { width: 1280, height: 800 }, hash = '#feed'): Promise<Person> {
   const context = await newContext(env, viewport);
   const page = await context.newPage();
-  page.on('pageerror', (e) => console.error(`[page error ${email}]`, e.message));
+  page.on('pageerror', (e) => console.error(`[page error ${email}]`, e.stack ?? e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().includes('401')) console.error(`[console ${email}]`, m.text());
   });
