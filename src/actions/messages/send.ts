@@ -145,7 +145,7 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
     // A topic wildcard mention reaches those who took part in the topic (this message included).
     const topicAudience = rendered.wildcard === 'topic' && a.type === 'stream' ? new Set(await topicParticipantIds(scope.tx, a.stream.id, a.topic)) : null;
     // Muted users: receivers who muted the sender get the message already read.
-    const mutedBy = await usersWhoMuted(scope.tx, sender.id, receivers);
+    const mutedBy = await usersWhoMuted(scope.tx, sender.id);
     const flagsByUser = new Map<number, number>();
     for (const userId of new Set([...receivers, sender.id])) {
       let flags = 0;
