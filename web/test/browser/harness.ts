@@ -70,6 +70,11 @@ export interface Env {
   relay: Relay;
   url: string;
   browser: Browser;
+  /**
+   * Errors thrown and not caught in any page of this environment: `close` fails with them, so a
+   * broken render fails its file even when the test's own steps happen to pass.
+   */
+  pageErrors: string[];
   /** Stops the server and starts it again on the same data, behind the same relay. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -86,6 +91,7 @@ export async function setUp(opts: StartOptions = {}): Promise<Env> {
     // The realm has no subdomain: it is served on the bare host.
     url: `http://localhost:${relay.port}`,
     browser,
+    pageErrors: [],
     async restart() {
       const dataDir = server.config.dataDir;
       const databaseUrl = server.databaseUrl;
@@ -99,6 +105,7 @@ export async function setUp(opts: StartOptions = {}): Promise<Env> {
       await browser.close();
       await relay.close();
       await server.close();
+      if (env.pageErrors.length > 0) throw new Error(`uncaught errors in the web app:\n${env.pageErrors.join('\n')}`);
     },
   };
   return env;
@@ -108,6 +115,7 @@ export async function setUp(opts: StartOptions = {}): Promise<Env> {
 export async function newContext(env: Env, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
   const context = await env.browser.newContext({ viewport });
   context.setDefaultTimeout(8_000);
+  context.on('weberror', (e) => env.pageErrors.push(`${e.page()?.url() ?? '(a page)'}: ${e.error().stack ?? e.error().message}`));
   return context;
 }
 
