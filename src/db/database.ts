@@ -91,6 +91,18 @@ export interface DirectReads {
   all<T>(text: string, params: readonly unknown[]): T[];
 }
 
+/** Each SQLite Db by its root query builder (not its transactions'): see `directReads`. */
+const dbOfConn = new WeakMap<Conn | Tx, Db>();
+
+/**
+ * Db.direct for a query function handed a query builder: the app's own (`db.kysely`) reads
+ * synchronously through a kept statement on SQLite; a transaction's statements stay in it, and
+ * PostgreSQL keeps the query builder (null).
+ */
+export function directReads(q: Conn | Tx): DirectReads | null {
+  return dbOfConn.get(q)?.direct() ?? null;
+}
+
 const loadPg = lazy<typeof pgTypes>('pg');
 let pgReady = false;
 
@@ -214,6 +226,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
       await wal.close();
     },
   };
+  dbOfConn.set(kysely, db);
   await migrate(db, migrateOpts);
   // From here on a statement that names user_messages or the full-text index first moves what
   // sends left pending, beginning with anything a stop left behind.

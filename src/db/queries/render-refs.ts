@@ -1,7 +1,8 @@
 // What the Markdown renderer needs to know about a realm: users, groups, streams, custom emoji,
 // linkifiers and uploaded files referred to by a message.
-import { sql } from 'kysely';
-import type { Conn, Tx } from '../database.ts';
+import { sql, type Selectable } from 'kysely';
+import { directReads, type Conn, type Tx } from '../database.ts';
+import type { RealmLinkifiersTable } from '../schema.ts';
 
 type Q = Conn | Tx;
 
@@ -46,7 +47,10 @@ export async function realmEmojiById(db: Q, realmId: number, id: number) {
   return db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function realmLinkifiers(db: Q, realmId: number) {
+export async function realmLinkifiers(db: Q, realmId: number): Promise<Selectable<RealmLinkifiersTable>[]> {
+  // Read by every send and every fetch: outside a transaction, through a kept statement on SQLite.
+  const direct = directReads(db);
+  if (direct) return direct.all<Selectable<RealmLinkifiersTable>>('select * from realm_linkifiers where realm_id = ? order by "order", id', [realmId]);
   return db.selectFrom('realm_linkifiers').selectAll().where('realm_id', '=', realmId).orderBy('order').orderBy('id').execute();
 }
 

@@ -1,15 +1,22 @@
 import { sql } from 'kysely';
-import type { Conn, Db, Dialect, Tx } from '../database.ts';
+import { directReads, type Conn, type Db, type Dialect, type Tx } from '../database.ts';
 import type { Stream, Subscription } from '../schema.ts';
 
 type Q = Conn | Tx;
 
+// The lookups of a stream and of a subscription run on every send and every narrowed fetch:
+// outside a transaction, SQLite answers them through a kept statement (directReads).
+
 export async function streamById(db: Q, realmId: number, id: number): Promise<Stream | undefined> {
+  const direct = directReads(db);
+  if (direct) return direct.get<Stream>('select * from streams where realm_id = ? and id = ? and deactivated = 0', [realmId, id]);
   return db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', '=', id).where('deactivated', '=', 0).executeTakeFirst();
 }
 
 /** Case-insensitive, as stream names are unique regardless of case. */
 export async function streamByName(db: Q, realmId: number, name: string): Promise<Stream | undefined> {
+  const direct = directReads(db);
+  if (direct) return direct.get<Stream>('select * from streams where realm_id = ? and lower(name) = ? and deactivated = 0', [realmId, name.toLowerCase()]);
   return db
     .selectFrom('streams')
     .selectAll()
@@ -48,6 +55,8 @@ export async function lockStream(tx: Tx, streamId: number, dialect: Dialect): Pr
 }
 
 export async function subscription(db: Q, userId: number, streamId: number): Promise<Subscription | undefined> {
+  const direct = directReads(db);
+  if (direct) return direct.get<Subscription>('select * from subscriptions where user_id = ? and stream_id = ?', [userId, streamId]);
   return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
 }
 
