@@ -423,6 +423,17 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/not%20yours`);
+    await p.page.getByRole('article', { name: /Alice/ }).getByText('Written by Alice').click();
+    await p.page.keyboard.press('e');
+    await p.page.getByRole('status').filter({ hasText: 'You can only edit your own messages.' }).waitFor();
+    assert.equal(await p.page.getByRole('textbox', { name: 'Edit message content' }).count(), 0);
+    await p.context.close();
+  });
+
   test('the user list marks which one is you', async () => {
     const users = alice.page.getByRole('complementary', { name: 'Users' });
     assert.match(await users.getByRole('button', { name: /^A?Alice/ }).innerText(), /Alice \(you\)/);
