@@ -219,6 +219,7 @@ describe('the web client', { skip: skip ?? false }, () => {
   test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
+    await page.getByRole('dialog', { name: 'Bob' }).getByRole('button', { name: 'Send a direct message' }).click();
     await page.getByRole('textbox', { name: 'Message' }).fill('Just between us');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
@@ -432,6 +433,38 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.page.getByRole('status').filter({ hasText: 'You can only edit your own messages.' }).waitFor();
     assert.equal(await p.page.getByRole('textbox', { name: 'Edit message content' }).count(), 0);
     await p.context.close();
+  });
+
+  test('a person in the user list opens their profile, by click or keyboard, and a DM from there', async () => {
+    const carol = await env.server.createUser('Carol');
+    const p = await logIn(env, bobAccount.email, pw('Bob'));
+    const person = p.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /^C?Carol/ });
+    const card = p.page.getByRole('dialog', { name: 'Carol' });
+    await person.click();
+    await card.getByText(carol.email).waitFor();
+    // The list's click did not go to the DM with Carol.
+    assert.equal(await p.page.getByRole('heading', { name: 'Direct messages with Carol' }).count(), 0);
+    await p.page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    assert.equal(await person.evaluate((el) => el === document.activeElement), true);
+    await p.page.keyboard.press('Enter');
+    const dm = card.getByRole('button', { name: 'Send a direct message' });
+    await dm.waitFor();
+    // The card has the focus (on Close, as every dialog); the DM is two Tabs on.
+    await p.page.keyboard.press('Tab');
+    await p.page.keyboard.press('Tab');
+    assert.equal(await dm.evaluate((el) => el === document.activeElement), true);
+    await p.page.keyboard.press('Enter');
+    await p.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
+    await p.context.close();
+
+    // On a phone the card opens over the users drawer.
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
+    await phone.page.getByRole('button', { name: 'Open users' }).click();
+    await phone.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /^C?Carol/ }).click();
+    await phone.page.getByRole('dialog', { name: 'Carol' }).getByRole('button', { name: 'Send a direct message' }).click();
+    await phone.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
+    await phone.context.close();
   });
 
   test('the user list marks which one is you', async () => {
