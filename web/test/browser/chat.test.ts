@@ -216,6 +216,17 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test('a link to a stream ID that is not there, opened at login, says so as soon as the streams are known', async () => {
+    const dana = await env.server.createUser('Dana');
+    const p = await logIn(env, dana.email, dana.password!, undefined, '#narrow/channel/99999-gone/topic/plans');
+    const main = p.page.getByRole('main');
+    // At once, not after a fetch: the app knows which streams there are.
+    await main.getByRole('alert').filter({ hasText: 'There is no stream named “gone” that you can see' }).waitFor({ timeout: 1000 });
+    assert.equal(await main.getByText('Loading messages…').count(), 0);
+    await main.getByRole('heading', { name: '#gone > plans' }).waitFor();
+    await p.context.close();
+  });
+
   test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
