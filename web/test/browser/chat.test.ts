@@ -444,6 +444,15 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.page.getByRole('status').filter({ hasText: 'You can only edit your own messages.' }).waitFor();
     assert.equal(await p.page.getByRole('textbox', { name: 'Edit message content' }).count(), 0);
     await p.context.close();
+    // On a phone the words take one line, as wide as they need (they were held to half the screen).
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, `#narrow/channel/${stream_id}-design/topic/not%20yours`);
+    await phone.page.getByRole('article', { name: /Alice/ }).getByText('Written by Alice').click();
+    await phone.page.keyboard.press('e');
+    const toast = phone.page.getByRole('status').getByText('You can only edit your own messages.');
+    await toast.waitFor();
+    const box = (await toast.boundingBox())!;
+    assert.ok(box.height < 40 && box.x >= 0 && box.x + box.width <= 390, `toast at ${JSON.stringify(box)}`);
+    await phone.context.close();
   });
 
   test('a person in the user list opens their profile, by click or keyboard, and a DM from there', async () => {
