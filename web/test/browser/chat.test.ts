@@ -155,6 +155,24 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.waitForURL((u) => !u.hash.includes('pairs'));
   });
 
+  test("a starred message's star stands beside its time, not over it", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'stars', content: 'Worth a star' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages/flags', { messages: [id], op: 'add', flag: 'starred' }, bobAccount);
+    // In 12-hour time, whose text is the widest.
+    await env.server.ok('PATCH', '/api/v1/settings', { twenty_four_hour_time: false }, bobAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/stars`);
+    const msg = p.page.locator(`article[data-id="${id}"]`);
+    const star = (await msg.getByRole('img', { name: 'Starred' }).boundingBox())!;
+    const time = (await msg.getByRole('link', { name: /\d:\d\d/ }).boundingBox())!;
+    const text = (await msg.getByText('Worth a star').boundingBox())!;
+    assert.ok(star.x + star.width <= time.x, `star ${JSON.stringify(star)}, time ${JSON.stringify(time)}`);
+    // And its text does not run under them.
+    const content = await msg.locator('.content').evaluate((el) => el.getBoundingClientRect().right);
+    assert.ok(content <= star.x && text.x < star.x, `text to ${content}, star at ${star.x}`);
+    await p.context.close();
+  });
+
   test('Alice stars and deletes a message; it disappears for Bob', async () => {
     const page = alice.page;
     if ((await page.getByRole('textbox', { name: 'Message' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
