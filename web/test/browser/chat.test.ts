@@ -242,6 +242,11 @@ describe('the web client', { skip: skip ?? false }, () => {
     await main.getByRole('alert').filter({ hasText: 'There is no stream named “gone” that you can see' }).waitFor({ timeout: 1000 });
     assert.equal(await main.getByText('Loading messages…').count(), 0);
     await main.getByRole('heading', { name: '#gone > plans' }).waitFor();
+    // Compose there leaves the stream to choose (it addressed "#stream 99999").
+    await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const stream = p.page.getByRole('combobox', { name: 'Stream' });
+    assert.equal(await stream.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), 'Choose a stream');
+    assert.equal(await p.page.getByRole('textbox', { name: 'Message' }).getAttribute('placeholder'), 'Message (choose a stream first)');
     await p.context.close();
   });
 
