@@ -94,10 +94,20 @@ export class Client {
   }
 
   private loading = new Set<string>();
+  /** First pages on their way, by list: a second caller (the view, after the start's early fetch) shares the answer, an error too. */
+  private initial = new Map<string, Promise<void>>();
 
   /** The first page of a list, around its first unread message. */
-  async loadInitial(list: MessageList, force = false): Promise<void> {
-    if ((list.loaded && !force) || this.loading.has(list.key)) return;
+  loadInitial(list: MessageList, force = false): Promise<void> {
+    const pending = this.initial.get(list.key);
+    if (pending) return pending;
+    if ((list.loaded && !force) || this.loading.has(list.key)) return Promise.resolve();
+    const load = this.fetchInitial(list).finally(() => this.initial.delete(list.key));
+    this.initial.set(list.key, load);
+    return load;
+  }
+
+  private async fetchInitial(list: MessageList): Promise<void> {
     this.loading.add(list.key);
     try {
       const r = await this.fetch(list.narrow, 'first_unread', PAGE / 2, PAGE / 2);

@@ -25,7 +25,8 @@ export const REGISTER_PARAMS: Params = {
   apply_markdown: true,
   client_gravatar: false,
   slim_presence: true,
-  include_subscribers: false,
+  // Each stream's subscribers, kept by peer events: the administrators' stream list counts them.
+  include_subscribers: true,
   client_capabilities: {
     notification_settings_null: true,
     bulk_message_deletion: true,

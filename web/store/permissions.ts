@@ -59,8 +59,24 @@ export interface Rules {
 }
 
 export function canEdit(m: Message, r: Rules): boolean {
+  return editRefusal(m, r) === null;
+}
+
+/** Why the message's text cannot be edited, in words for the person; null when it can. */
+export function editRefusal(m: Message, r: Rules): string | null {
+  if (m.sender_id !== r.me) return 'You can only edit your own messages.';
   // Widgets (messages with submessages) cannot be edited: the server refuses it.
-  return m.sender_id === r.me && !m.submessages?.length && r.realm.allow_message_editing !== false && withinLimit(r.realm.message_content_edit_limit_seconds ?? 600, m, r.now);
+  if (m.submessages?.length) return 'A poll or a todo list cannot be edited.';
+  if (r.realm.allow_message_editing === false) return 'Editing messages is turned off in this organization.';
+  const limit = r.realm.message_content_edit_limit_seconds ?? 600;
+  if (!withinLimit(limit, m, r.now)) return `The time limit for editing this message (${limitText(limit as number)}) has passed.`;
+  return null;
+}
+
+/** A time limit in seconds as words: "10 minutes", "1 hour", "2 days". */
+function limitText(seconds: number): string {
+  const [n, unit] = seconds % 86400 === 0 ? [seconds / 86400, 'day'] : seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 export function canDelete(m: Message, r: Rules): boolean {

@@ -24,6 +24,9 @@ export class StreamStore {
   readonly userTopics = signal<Map<string, number>>(new Map());
   /** Recent topics per stream, newest first (from fetches and live messages). */
   readonly topics = signal<Map<number, TopicInfo[]>>(new Map());
+  /** Who is subscribed to each stream you can see (register's include_subscribers), kept by peer events. */
+  readonly subscribers = signal<Map<number, ReadonlySet<number>>>(new Map());
+  private me = 0;
 
   readonly sorted = computed(() =>
     [...this.subs.value.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name)),
@@ -57,6 +60,12 @@ export class StreamStore {
     const streams = new Map<number, StreamInfo>();
     for (const s of (state.streams ?? []) as StreamInfo[]) streams.set(s.stream_id, s);
     this.streams.value = streams;
+    this.me = Number(state.user_id ?? 0);
+    const subscribers = new Map<number, ReadonlySet<number>>();
+    for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
+      for (const s of (state[key] ?? []) as { stream_id: number; subscribers?: number[] }[]) if (s.subscribers) subscribers.set(s.stream_id, new Set(s.subscribers));
+    }
+    this.subscribers.value = subscribers;
     const ut = new Map<string, number>();
     for (const t of (state.user_topics ?? []) as { stream_id: number; topic_name: string; visibility_policy: number }[]) {
       ut.set(topicKey(t.stream_id, t.topic_name), t.visibility_policy);
@@ -83,6 +92,7 @@ export class StreamStore {
   // --- event applies -------------------------------------------------------------------
 
   applySubscription(e: Record<string, unknown>): void {
+    this.applySubscribers(e);
     const subs = new Map(this.subs.value);
     if (e.op === 'add') for (const s of e.subscriptions as Subscription[]) subs.set(s.stream_id, normalizeSub(s));
     else if (e.op === 'remove') for (const s of e.subscriptions as { stream_id: number }[]) subs.delete(s.stream_id);
@@ -97,16 +107,41 @@ export class StreamStore {
     this.subs.value = subs;
   }
 
+  /** Your own subscriptions added (with their subscribers) or removed, and other people's. */
+  private applySubscribers(e: Record<string, unknown>): void {
+    const next = new Map(this.subscribers.value);
+    const change = (streamId: number, userIds: number[], add: boolean) => {
+      const set = new Set(next.get(streamId));
+      for (const id of userIds) {
+        if (add) set.add(id);
+        else set.delete(id);
+      }
+      next.set(streamId, set);
+    };
+    if (e.op === 'add') {
+      for (const s of e.subscriptions as { stream_id: number; subscribers?: number[] }[]) {
+        if (s.subscribers) next.set(s.stream_id, new Set(s.subscribers));
+        else change(s.stream_id, [this.me], true);
+      }
+    } else if (e.op === 'remove') for (const s of e.subscriptions as { stream_id: number }[]) change(s.stream_id, [this.me], false);
+    else if (e.op === 'peer_add' || e.op === 'peer_remove') for (const id of e.stream_ids as number[]) change(id, e.user_ids as number[], e.op === 'peer_add');
+    else return;
+    this.subscribers.value = next;
+  }
+
   applyStream(e: Record<string, unknown>): void {
     const streams = new Map(this.streams.value);
     if (e.op === 'create') for (const s of e.streams as StreamInfo[]) streams.set(s.stream_id, s);
     else if (e.op === 'delete') {
       const subs = new Map(this.subs.value);
+      const subscribers = new Map(this.subscribers.value);
       for (const s of e.streams as StreamInfo[]) {
         streams.delete(s.stream_id);
         subs.delete(s.stream_id);
+        subscribers.delete(s.stream_id);
       }
       this.subs.value = subs;
+      this.subscribers.value = subscribers;
     } else if (e.op === 'update') {
       const id = e.stream_id as number;
       const s = streams.get(id);

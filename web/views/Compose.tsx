@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { client, store } from './context.ts';
 import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
-import { currentNarrow, go, narrowTitle } from './nav.ts';
+import { currentNarrow, go, narrowTitle, unknownStreamName } from './nav.ts';
 import { dmUserIds, narrowMatches, operandIds } from '../store/match.ts';
 import { composeBlocked, ROLE } from '../store/permissions.ts';
 import type { Draft, Message, Narrow } from '../store/types.ts';
@@ -56,7 +56,8 @@ export function composeTarget(newTopic = false): ComposeState {
   const topic = narrow.find((t) => t.operator === 'topic');
   const dm = narrow.find((t) => t.operator === 'dm');
   if (dm && !newTopic) return { type: 'private', to: operandIds(dm.operand), content: '' };
-  const streamId = stream ? Number(stream.operand) : (store.streams.sorted.value[0]?.stream_id ?? null);
+  // A stream the app does not know (a stale link) is left for the person to choose: it showed as "#stream NaN".
+  const streamId = !stream ? (store.streams.sorted.value[0]?.stream_id ?? null) : unknownStreamName(narrow) === null ? Number(stream.operand) : null;
   return { type: 'stream', streamId, topic: topic && !newTopic ? String(topic.operand) : '', content: '' };
 }
 
@@ -445,6 +446,11 @@ export function Compose() {
               <label class="field">
                 <span>Stream</span>
                 <select value={c.streamId ?? ''} onChange={(e) => update({ streamId: Number(e.currentTarget.value) })}>
+                  {c.streamId === null && (
+                    <option value="" disabled>
+                      Choose a stream
+                    </option>
+                  )}
                   {subs.map((s) => (
                     <option key={s.stream_id} value={s.stream_id}>
                       {s.name}
@@ -484,7 +490,7 @@ export function Compose() {
           <textarea
             ref={text}
             aria-label="Message"
-            placeholder={c.type === 'stream' ? `Message #${store.streams.name(c.streamId ?? undefined)}${c.topic ? ` > ${c.topic}` : ''}` : 'Direct message'}
+            placeholder={c.type !== 'stream' ? 'Direct message' : c.streamId === null ? 'Message (choose a stream first)' : `Message #${store.streams.name(c.streamId)}${c.topic ? ` > ${c.topic}` : ''}`}
             value={c.content}
             rows={3}
             {...comboProps('message')}

@@ -4,7 +4,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
 import { selectedId, showToast, errorText } from './state.ts';
-import { currentNarrow, narrowTitle } from './nav.ts';
+import { currentNarrow, narrowTitle, unknownStreamName } from './nav.ts';
 import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Message.tsx';
 import { TypingLine } from './Typing.tsx';
 import { dayKey } from '../lib/time.ts';
@@ -34,15 +34,19 @@ export function MessageView() {
   const key = JSON.stringify(narrow);
   const list = useMemo(() => store.messages.list(narrow), [key]);
   const [loadError, setLoadError] = useState('');
+  const unknown = unknownStreamName(narrow);
   useEffect(() => {
     client.current = list;
     client.keptUnread.clear();
     setLoadError('');
+    // Nothing to ask the server for a stream the app does not know; it loads if the stream comes.
+    if (unknown !== null) return;
     // A list refetches when opened if it may have missed messages (live search results).
     const load = list.loaded ? (list.foundNewest ? Promise.resolve() : client.catchUp(list)) : client.loadInitial(list);
     load.catch((e) => setLoadError(errorText(e)));
-  }, [list]);
-  const title = narrowTitle(narrow);
+  }, [list, unknown === null]);
+  // An unknown stream by the name its link gave (its ID said nothing).
+  const title = narrowTitle(unknown === null ? narrow : narrow.map((t) => (t.operator === 'stream' ? { ...t, operand: unknown } : t)));
   return (
     <main class="messages" aria-label={`Messages: ${title}`}>
       <div class="narrow-bar">
@@ -50,8 +54,12 @@ export function MessageView() {
         <SubscribeButton narrow={narrow} />
         <MarkReadButton list={list} />
       </div>
-      {loadError ? (
-        <LoadError narrow={narrow} error={loadError} />
+      {unknown !== null ? (
+        <UnknownStream name={unknown} />
+      ) : loadError ? (
+        <p class="empty-list" role="alert">
+          Could not load messages: {loadError}
+        </p>
       ) : (
         <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} />
       )}
@@ -61,22 +69,13 @@ export function MessageView() {
 }
 
 /**
- * Why the list is empty. A stream the app does not know by its name (a link written with a name
- * since changed, or a stream the person cannot see) is said in words, with the way to the
- * streams there are; the server's own words ("Invalid narrow operator: unknown stream") otherwise.
+ * A stream the app does not know (a link written with a name since changed, or to a stream
+ * archived or private) is said in words, with the way to the streams there are.
  */
-function LoadError({ narrow, error }: { narrow: Narrow; error: string }) {
-  const unknown = narrow.find((t) => t.operator === 'stream' && typeof t.operand !== 'number');
-  if (!unknown) {
-    return (
-      <p class="empty-list" role="alert">
-        Could not load messages: {error}
-      </p>
-    );
-  }
+function UnknownStream({ name }: { name: string }) {
   return (
     <p class="empty-list" role="alert">
-      There is no stream named “{String(unknown.operand)}” that you can see: it may have been renamed or archived, or be private. <a href="#settings/streams">Browse streams</a>
+      There is no stream named “{name}” that you can see: it may have been renamed or archived, or be private. <a href="#settings/streams">Browse streams</a>
     </p>
   );
 }

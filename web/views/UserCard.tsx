@@ -1,6 +1,7 @@
-// A person's profile: opened from a message's sender (name or avatar). What the organization
-// knows of them (role, email, when they joined, their local time, the custom profile fields they
-// filled in) and the ways to reach them: a direct message, or the messages they sent.
+// A person's profile: opened from a message's sender (name or avatar), or from the user list.
+// What the organization knows of them (role, email, when they joined, their local time, the
+// custom profile fields they filled in) and the ways to reach them: a direct message, or the
+// messages they sent.
 import { store } from './context.ts';
 import { compose, composeFocus, dialog, drawer } from './state.ts';
 import { go } from './nav.ts';

@@ -2,11 +2,11 @@
 // most SHOWN people at once, so a 5,000-person organization stays light.
 import { useState } from 'preact/hooks';
 import { store } from './context.ts';
-import { drawer } from './state.ts';
+import { dialog, drawer } from './state.ts';
 import { Avatar } from './Header.tsx';
 import type { PresenceStatus } from '../store/users.ts';
 import { canInvite } from './settings/route.ts';
-import { messagePerson, statusText } from './UserCard.tsx';
+import { statusText } from './UserCard.tsx';
 
 const SHOWN = 200;
 const ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
@@ -26,11 +26,8 @@ export function UserList() {
       <ul class="users">
         {people.slice(0, SHOWN).map(({ u, status }) => (
           <li key={u.user_id}>
-            <button
-              type="button"
-              class="user"
-              onClick={() => messagePerson(u.user_id)}
-            >
+            {/* Their profile, as a message's sender opens it; a direct message is one click on from there. */}
+            <button type="button" class="user" aria-haspopup="dialog" onClick={() => (dialog.value = { kind: 'user', userId: u.user_id })}>
               <span class="presence-wrap">
                 <Avatar userId={u.user_id} size={24} />
                 <span class={`presence ${status}`} aria-hidden="true" />

@@ -7,7 +7,7 @@ import { openComposeFor, quoteReply } from './Message.tsx';
 import { go, goHome, homeHash, currentNarrow } from './nav.ts';
 import { lowerBound } from './MessageView.tsx';
 import { topicKey } from '../store/unread.ts';
-import { canEdit, ROLE } from '../store/permissions.ts';
+import { editRefusal, ROLE } from '../store/permissions.ts';
 import { createKeydownHandler } from '../lib/keyboard.ts';
 import { escapeGoesHome } from '../lib/display.ts';
 import { closeLightbox, openLightboxFor } from './Lightbox.tsx';
@@ -78,8 +78,11 @@ export function installKeys(): () => void {
     },
     edit: () => {
       const m = selected();
-      if (!m || !canEdit(m, { me: store.me, role: store.users.get(store.me)?.role ?? ROLE.MEMBER, realm: store.settings.realm.value, now: Date.now() / 1000 })) return false;
-      editingId.value = m.id;
+      if (!m) return false;
+      // A message that cannot be edited says why (the key did nothing, as if not pressed).
+      const refusal = editRefusal(m, { me: store.me, role: store.users.get(store.me)?.role ?? ROLE.MEMBER, realm: store.settings.realm.value, now: Date.now() / 1000 });
+      if (refusal) showToast(refusal);
+      else editingId.value = m.id;
     },
     star: () => {
       const m = selected();

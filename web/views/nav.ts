@@ -3,7 +3,7 @@
 // hashes, search box text and headings and back.
 import { store, client } from './context.ts';
 import { compose, selectedId, view, drawer } from './state.ts';
-import { describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
+import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
 import { composeTarget } from './Compose.tsx';
@@ -122,14 +122,15 @@ export function readHash(): void {
   const c = compose.value;
   if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
   const stream = narrow.find((t) => t.operator === 'stream');
-  if (stream && typeof stream.operand === 'number') void client.loadTopics(stream.operand).catch(() => undefined);
+  if (stream && typeof stream.operand === 'number' && unknownStreamName(narrow) === null) void client.loadTopics(stream.operand).catch(() => undefined);
 }
 
 /** The narrow the URL asks for (null for other views), to fetch its messages while the app renders. */
 export function narrowFromHash(): Narrow | null {
   const h = resolvedHash();
   if (VIEW_HASHES[h]) return null;
-  return fromTerms(hashToNarrow(h, lookups) ?? []);
+  const narrow = fromTerms(hashToNarrow(h, lookups) ?? []);
+  return unknownStreamName(narrow) === null ? narrow : null;
 }
 
 export function currentNarrow(): Narrow {
@@ -139,4 +140,20 @@ export function currentNarrow(): Narrow {
 
 export function narrowTitle(narrow: Narrow): string {
   return describeNarrow(toTerms(narrow), lookups);
+}
+
+/**
+ * The name to say for a stream the narrow asks for that the app does not know (a link to a
+ * stream since archived or made private, or never there), or null when it knows the stream.
+ * The register's streams are every stream the person can see, so nothing needs fetching.
+ */
+export function unknownStreamName(narrow: Narrow): string | null {
+  const t = narrow.find((x) => x.operator === 'stream' && !x.negated);
+  if (!t) return null;
+  // A name is turned into an ID when the app knows it.
+  if (typeof t.operand !== 'number') return String(t.operand);
+  if (store.streams.subs.value.has(t.operand) || store.streams.streams.value.has(t.operand)) return null;
+  // The name a link carries after the ID (`99999-gone`), else the ID.
+  const slug = new RegExp(`/(?:channel|stream)/${t.operand}-([^/]+)`).exec(location.hash)?.[1];
+  return slug ? decodeHashComponent(slug) : String(t.operand);
 }

@@ -281,6 +281,20 @@ describe('administration audit: an owner and a member who joined by invite link'
     await owner.page.getByRole('button', { name: 'Edit stream ops' }).waitFor({ state: 'detached' });
   });
 
+  test("the Streams list counts each stream's subscribers, live as people join and leave", async () => {
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'tally' }] });
+    // From the main view: the last test may have left this very page open, where a hash change does nothing.
+    await owner.page.evaluate(() => (location.hash = '#feed'));
+    await owner.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+    await open(owner, '#organization/streams');
+    const row = owner.page.getByRole('listitem').filter({ has: owner.page.getByRole('button', { name: 'Edit stream tally' }) });
+    await row.getByText('1 subscriber', { exact: true }).waitFor();
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'tally' }], principals: [MIA.email] });
+    await row.getByText('2 subscribers', { exact: true }).waitFor();
+    await asMia('DELETE', '/users/me/subscriptions', { subscriptions: '["tally"]' });
+    await row.getByText('1 subscriber', { exact: true }).waitFor();
+  });
+
   test("the bot creation policy changes the member's Add a bot form live", async () => {
     await open(mia, '#settings/account');
     const type = mia.page.getByRole('combobox', { name: 'Bot type' });

@@ -155,6 +155,24 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.waitForURL((u) => !u.hash.includes('pairs'));
   });
 
+  test("a starred message's star stands beside its time, not over it", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'stars', content: 'Worth a star' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages/flags', { messages: [id], op: 'add', flag: 'starred' }, bobAccount);
+    // In 12-hour time, whose text is the widest.
+    await env.server.ok('PATCH', '/api/v1/settings', { twenty_four_hour_time: false }, bobAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/stars`);
+    const msg = p.page.locator(`article[data-id="${id}"]`);
+    const star = (await msg.getByRole('img', { name: 'Starred' }).boundingBox())!;
+    const time = (await msg.getByRole('link', { name: /\d:\d\d/ }).boundingBox())!;
+    const text = (await msg.getByText('Worth a star').boundingBox())!;
+    assert.ok(star.x + star.width <= time.x, `star ${JSON.stringify(star)}, time ${JSON.stringify(time)}`);
+    // And its text does not run under them.
+    const content = await msg.locator('.content').evaluate((el) => el.getBoundingClientRect().right);
+    assert.ok(content <= star.x && text.x < star.x, `text to ${content}, star at ${star.x}`);
+    await p.context.close();
+  });
+
   test('Alice stars and deletes a message; it disappears for Bob', async () => {
     const page = alice.page;
     if ((await page.getByRole('textbox', { name: 'Message' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
@@ -216,9 +234,26 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test('a link to a stream ID that is not there, opened at login, says so as soon as the streams are known', async () => {
+    const dana = await env.server.createUser('Dana');
+    const p = await logIn(env, dana.email, dana.password!, undefined, '#narrow/channel/99999-gone/topic/plans');
+    const main = p.page.getByRole('main');
+    // At once, not after a fetch: the app knows which streams there are.
+    await main.getByRole('alert').filter({ hasText: 'There is no stream named “gone” that you can see' }).waitFor({ timeout: 1000 });
+    assert.equal(await main.getByText('Loading messages…').count(), 0);
+    await main.getByRole('heading', { name: '#gone > plans' }).waitFor();
+    // Compose there leaves the stream to choose (it addressed "#stream 99999").
+    await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const stream = p.page.getByRole('combobox', { name: 'Stream' });
+    assert.equal(await stream.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), 'Choose a stream');
+    assert.equal(await p.page.getByRole('textbox', { name: 'Message' }).getAttribute('placeholder'), 'Message (choose a stream first)');
+    await p.context.close();
+  });
+
   test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
+    await page.getByRole('dialog', { name: 'Bob' }).getByRole('button', { name: 'Send a direct message' }).click();
     await page.getByRole('textbox', { name: 'Message' }).fill('Just between us');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
@@ -421,6 +456,58 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('/');
     assert.ok(await page.getByRole('searchbox', { name: 'Search', exact: true }).evaluate((el) => el === document.activeElement));
     await page.keyboard.press('Escape');
+  });
+
+  test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/not%20yours`);
+    await p.page.getByRole('article', { name: /Alice/ }).getByText('Written by Alice').click();
+    await p.page.keyboard.press('e');
+    await p.page.getByRole('status').filter({ hasText: 'You can only edit your own messages.' }).waitFor();
+    assert.equal(await p.page.getByRole('textbox', { name: 'Edit message content' }).count(), 0);
+    await p.context.close();
+    // On a phone the words take one line, as wide as they need (they were held to half the screen).
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 }, `#narrow/channel/${stream_id}-design/topic/not%20yours`);
+    await phone.page.getByRole('article', { name: /Alice/ }).getByText('Written by Alice').click();
+    await phone.page.keyboard.press('e');
+    const toast = phone.page.getByRole('status').getByText('You can only edit your own messages.');
+    await toast.waitFor();
+    const box = (await toast.boundingBox())!;
+    assert.ok(box.height < 40 && box.x >= 0 && box.x + box.width <= 390, `toast at ${JSON.stringify(box)}`);
+    await phone.context.close();
+  });
+
+  test('a person in the user list opens their profile, by click or keyboard, and a DM from there', async () => {
+    const carol = await env.server.createUser('Carol');
+    const p = await logIn(env, bobAccount.email, pw('Bob'));
+    const person = p.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /^C?Carol/ });
+    const card = p.page.getByRole('dialog', { name: 'Carol' });
+    await person.click();
+    await card.getByText(carol.email).waitFor();
+    // The list's click did not go to the DM with Carol.
+    assert.equal(await p.page.getByRole('heading', { name: 'Direct messages with Carol' }).count(), 0);
+    await p.page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    assert.equal(await person.evaluate((el) => el === document.activeElement), true);
+    await p.page.keyboard.press('Enter');
+    const dm = card.getByRole('button', { name: 'Send a direct message' });
+    await dm.waitFor();
+    // The card has the focus (on Close, as every dialog); the DM is two Tabs on.
+    await p.page.keyboard.press('Tab');
+    await p.page.keyboard.press('Tab');
+    assert.equal(await dm.evaluate((el) => el === document.activeElement), true);
+    await p.page.keyboard.press('Enter');
+    await p.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
+    await p.context.close();
+
+    // On a phone the card opens over the users drawer.
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
+    await phone.page.getByRole('button', { name: 'Open users' }).click();
+    await phone.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /^C?Carol/ }).click();
+    await phone.page.getByRole('dialog', { name: 'Carol' }).getByRole('button', { name: 'Send a direct message' }).click();
+    await phone.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
+    await phone.context.close();
   });
 
   test('the user list marks which one is you', async () => {

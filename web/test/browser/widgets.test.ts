@@ -248,6 +248,38 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
     await phone.context.close();
   });
 
+  test("a poll under another message of its sender: its time and actions cover none of it, on a phone and a desk", async () => {
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'corners', content: 'A question for everyone' }, aliceAccount);
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'corners', content: '/poll Which corner?\nLeft\nRight' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'corners', content: 'Thanks' }, aliceAccount);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'general' });
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      const p = await logIn(env, bobAccount.email, bobAccount.password!, viewport, `#narrow/channel/${stream_id}-general/topic/corners`);
+      const msg = p.page.locator(`article[data-id="${id}"]`);
+      const poll = msg.getByRole('region', { name: 'Which corner?' });
+      await poll.waitFor();
+      // What a tap at the poll's corners reaches (a transparent button there takes the tap).
+      const corners = () =>
+        poll.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return [[r.right - 3, r.top + 3], [r.right - 30, r.top + 12], [r.right - 3, r.bottom - 3]].every(([x, y]) => el.contains(document.elementFromPoint(x!, y!)));
+        });
+      assert.equal(await corners(), true, `unselected, ${viewport.width}px`);
+      await poll.getByRole('heading', { name: 'Which corner?' }).click();
+      const shown = [msg.getByRole('link', { name: /\d:\d\d/ }), msg.getByRole('button', { name: 'Add reaction' }), msg.getByRole('button', { name: 'Message actions' })];
+      const box = (await poll.boundingBox())!;
+      for (const el of shown) {
+        await el.waitFor({ state: 'visible' });
+        const b = (await el.boundingBox())!;
+        const overlaps = b.x < box.x + box.width && box.x < b.x + b.width && b.y < box.y + box.height && box.y < b.y + b.height;
+        assert.equal(overlaps, false, `${viewport.width}px: ${JSON.stringify(b)} over the poll at ${JSON.stringify(box)}`);
+      }
+      assert.equal(await corners(), true, `selected, ${viewport.width}px`);
+      await shots(p.page, `poll-grouped-${viewport.width}`);
+      await p.context.close();
+    }
+  });
+
   test('widgets on a phone', async () => {
     const phone = await logIn(env, bobAccount.email, bobAccount.password!, { width: 390, height: 844 });
     await phone.page.goto(`${env.url}/#narrow/channel/1-general/topic/lunch`);

@@ -79,3 +79,21 @@ test('register without credentials is refused with 401', async () => {
     await s.close();
   }
 });
+
+test('a first page asked for again while on its way shares its answer, an error too (the view waited on nothing)', async () => {
+  const s = await startServer();
+  const client = new Client(new Api({ base: `${s.baseUrl}/api/v1`, headers: { Authorization: 'Basic ' + Buffer.from(`${s.owner.email}:${s.owner.apiKey}`).toString('base64') } }), new Store());
+  try {
+    const gone = client.store.messages.list([{ operator: 'stream', operand: 99999 }]);
+    const first = client.loadInitial(gone);
+    const second = client.loadInitial(gone);
+    await assert.rejects(first, /unknown stream/);
+    await assert.rejects(second, /unknown stream/);
+    await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'a', content: 'hello' });
+    const all = client.store.messages.list([]);
+    await Promise.all([client.loadInitial(all), client.loadInitial(all)]);
+    assert.equal(all.ids.length, 1);
+  } finally {
+    await s.close();
+  }
+});

@@ -261,6 +261,27 @@ test('users, subscriptions, streams, drafts and settings follow their events', (
   assert.equal(s.users.active.value.some((u) => u.user_id === 13), false);
 });
 
+test("each stream's subscribers: the snapshot's three lists, then your own and other people's subscription events", () => {
+  const s = loaded({
+    subscriptions: [{ stream_id: 1, name: 'general', color: '#abc', description: '', is_muted: false, pin_to_top: false, invite_only: false, subscribers: [ME, ALICE] }],
+    unsubscribed: [{ stream_id: 2, name: 'noise', description: '', invite_only: false, subscribers: [BOB] }],
+    never_subscribed: [{ stream_id: 4, name: 'quiet', description: '', invite_only: false, subscribers: [] }],
+  });
+  const count = () => Object.fromEntries([...s.streams.subscribers.value].map(([id, set]) => [id, [...set].sort((a, b) => a - b)]));
+  assert.deepEqual(count(), { 1: [ME, ALICE], 2: [BOB], 4: [] });
+  s.apply([
+    { type: 'subscription', op: 'peer_add', stream_ids: [1, 4], user_ids: [BOB] },
+    { type: 'subscription', op: 'peer_remove', stream_ids: [1], user_ids: [ALICE] },
+    { type: 'subscription', op: 'add', subscriptions: [{ stream_id: 2, name: 'noise', color: '#def', description: '', is_muted: false, pin_to_top: false, invite_only: false, subscribers: [ME, BOB] }] },
+    { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 1, name: 'general' }] },
+    // A stream made since, which you never joined: known from the first peer event.
+    { type: 'subscription', op: 'peer_add', stream_ids: [5], user_ids: [ALICE] },
+  ]);
+  assert.deepEqual(count(), { 1: [BOB], 2: [ME, BOB], 4: [BOB], 5: [ALICE] });
+  s.apply([{ type: 'stream', op: 'delete', streams: [{ stream_id: 4, name: 'quiet' }], stream_ids: [4] }]);
+  assert.equal(s.streams.subscribers.value.has(4), false);
+});
+
 test('scheduled messages: the snapshot, then add, update and remove events, earliest first', () => {
   const s = new ScheduledStore();
   const m = (id: number, at: number, content = 'x') => ({ scheduled_message_id: id, type: 'stream' as const, to: 1, topic: 't', content, rendered_content: `<p>${content}</p>`, scheduled_delivery_timestamp: at, failed: false });

@@ -46,7 +46,8 @@ export function StreamsSection() {
                     {s.name}
                   </strong>
                   {defaults.has(s.stream_id) && <span class="badge">default</span>}
-                  <span class="setting-hint"> {s.description}</span>
+                  <SubscriberCount streamId={s.stream_id} />
+                  {s.description && <span class="setting-hint stream-description">{s.description}</span>}
                 </span>
                 <button type="button" aria-expanded={open === s.stream_id} onClick={() => setOpen(open === s.stream_id ? null : s.stream_id)}>
                   Edit <span class="sr-only">stream {s.name}</span>
@@ -59,6 +60,13 @@ export function StreamsSection() {
       </Section>
     </>
   );
+}
+
+/** How many people are subscribed, from the store's subscriber lists (nothing while not known). */
+function SubscriberCount({ streamId }: { streamId: number }) {
+  const n = store.streams.subscribers.value.get(streamId)?.size;
+  if (n === undefined) return null;
+  return <span class="subscriber-count">{n === 1 ? '1 subscriber' : `${n} subscribers`}</span>;
 }
 
 /**
@@ -172,7 +180,7 @@ function EditStream({ stream: s, isDefault }: { stream: StreamRow; isDefault: bo
   );
 }
 
-/** Subscribers are not in the snapshot (include_subscribers is off): fetched when opened. */
+/** The subscribers by name, fetched when opened (the list above counts them from the store). */
 function Subscribers({ stream: s }: { stream: StreamRow }) {
   const [members, setMembers] = useState<number[] | null>(null);
   const save = useSave();
