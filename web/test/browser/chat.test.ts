@@ -478,6 +478,35 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('a toast covers neither the header nor the compose buttons nor the open compose box, on a desk and on a phone', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'toasts', content: 'Not editable by Bob' }, aliceAccount);
+    const overlap = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const p = await logIn(env, bobAccount.email, pw('Bob'), viewport, `#narrow/channel/${stream_id}-design/topic/toasts`);
+      const toast = p.page.getByRole('status').getByText('You can only edit your own messages.');
+      const showToast = async () => {
+        await p.page.getByRole('article', { name: /Alice/ }).getByText('Not editable by Bob').click();
+        await p.page.keyboard.press('e');
+        await toast.waitFor();
+        return (await toast.boundingBox())!;
+      };
+      const header = (await p.page.getByRole('banner').boundingBox())!;
+      let box = await showToast();
+      for (const name of ['Compose', 'New topic', 'New direct message']) {
+        const button = (await p.page.getByRole('button', { name, exact: true }).boundingBox())!;
+        assert.ok(!overlap(box, button), `${viewport.width}px: the toast ${JSON.stringify(box)} covers ${name} ${JSON.stringify(button)}`);
+      }
+      assert.ok(!overlap(box, header), `${viewport.width}px: the toast ${JSON.stringify(box)} covers the header ${JSON.stringify(header)}`);
+      await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+      const compose = (await p.page.getByRole('region', { name: 'Compose' }).boundingBox())!;
+      box = await showToast();
+      assert.ok(!overlap(box, compose), `${viewport.width}px: the toast ${JSON.stringify(box)} covers the compose box ${JSON.stringify(compose)}`);
+      await p.context.close();
+    }
+  });
+
   test('a person in the user list opens their profile, by click or keyboard, and a DM from there', async () => {
     const carol = await env.server.createUser('Carol');
     const p = await logIn(env, bobAccount.email, pw('Bob'));
