@@ -187,7 +187,10 @@ describe('the web client', { skip: skip ?? false }, () => {
     await msg.getByRole('img', { name: 'Starred' }).waitFor();
     await msg.getByRole('button', { name: 'Message actions' }).click();
     await page.getByRole('menuitem', { name: 'Delete message' }).click();
-    await page.getByRole('dialog', { name: 'Delete message?' }).getByRole('button', { name: 'Delete' }).click();
+    // The confirmation's focus is on Cancel: Enter does not delete.
+    const confirm = page.getByRole('dialog', { name: 'Delete message?' });
+    assert.equal(await confirm.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement), true);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await bobMsg.waitFor({ state: 'detached' });
     await msg.waitFor({ state: 'detached' });
   });
@@ -522,9 +525,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.page.keyboard.press('Enter');
     const dm = card.getByRole('button', { name: 'Send a direct message' });
     await dm.waitFor();
-    // The card has the focus (on Close, as every dialog); the DM is two Tabs on.
-    await p.page.keyboard.press('Tab');
-    await p.page.keyboard.press('Tab');
+    // The card's focus starts on its main action (it was on Close, the DM two Tabs on).
     assert.equal(await dm.evaluate((el) => el === document.activeElement), true);
     await p.page.keyboard.press('Enter');
     await p.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
