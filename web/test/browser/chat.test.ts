@@ -4,7 +4,7 @@
 // Elements are found by role and accessible name only.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, newContext, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, shotsAfterTest, twoAccounts, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -459,6 +459,27 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('/');
     assert.ok(await page.getByRole('searchbox', { name: 'Search', exact: true }).evaluate((el) => el === document.activeElement));
     await page.keyboard.press('Escape');
+  });
+
+  test("a message selected with the arrow keys shows whole, not under its topic's sticky bar", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    for (let i = 1; i <= 30; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'arrows', content: `Step ${i} of the plan` }, i % 2 ? aliceAccount : bobAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/arrows`);
+    await p.page.getByText('Step 30 of the plan').click();
+    // Going up, the list scrolls to keep the selected message in sight, its top edge the last to show.
+    for (let i = 0; i < 20; i++) await p.page.keyboard.press('ArrowUp');
+    const selected = p.page.getByRole('article').filter({ hasText: 'Step 10 of the plan' });
+    await until('the selected message to settle', async () => {
+      const box = await selected.boundingBox();
+      return box !== null && box.y > 0;
+    });
+    const uncovered = await selected.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + 2);
+      return { ok: at !== null && el.contains(at), at: at?.textContent?.slice(0, 40) };
+    });
+    assert.ok(uncovered.ok, `the selected message's top is under ${JSON.stringify(uncovered.at)}`);
+    await p.context.close();
   });
 
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
