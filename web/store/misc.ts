@@ -133,9 +133,13 @@ export class SettingsStore {
 
   applyUserGroup(e: Record<string, unknown>): void {
     const group = e.group as { id: number; name: string; is_system_group?: boolean } | undefined;
-    if (e.op === 'add' && group && !group.is_system_group) this.groups.value = [...this.groups.value, { id: group.id, name: group.name }];
-    else if (e.op === 'remove') this.groups.value = this.groups.value.filter((g) => g.id !== e.group_id);
-    else if (e.op === 'update' && typeof (e.data as { name?: string } | undefined)?.name === 'string') {
+    // A deactivated group leaves the snapshot, as on the server: it can no longer be mentioned.
+    const deactivated = e.op === 'update' && (e.data as { deactivated?: boolean } | undefined)?.deactivated === true;
+    if (e.op === 'add' && group && !group.is_system_group) {
+      this.groups.value = [...this.groups.value, { id: group.id, name: group.name }];
+    } else if (e.op === 'remove' || deactivated) {
+      this.groups.value = this.groups.value.filter((g) => g.id !== e.group_id);
+    } else if (e.op === 'update' && typeof (e.data as { name?: string } | undefined)?.name === 'string') {
       const name = (e.data as { name: string }).name;
       this.groups.value = this.groups.value.map((g) => (g.id === e.group_id ? { ...g, name } : g));
     }

@@ -295,3 +295,24 @@ test('scheduled messages: the snapshot, then add, update and remove events, earl
   s.apply({ op: 'remove', scheduled_message_id: 3 });
   assert.deepEqual(s.sorted().map((x) => x.scheduled_message_id), [1, 2]);
 });
+
+test('user groups offered for @-mentions: not system groups, renamed by update, gone when deactivated or removed', () => {
+  const s = new Store();
+  s.load(
+    snapshot({
+      realm_user_groups: [
+        { id: 1, name: 'role:members', is_system_group: true },
+        { id: 5, name: 'designers', is_system_group: false },
+        { id: 6, name: 'writers', is_system_group: false },
+      ],
+    }),
+  );
+  assert.deepEqual(s.settings.groups.value, [{ id: 5, name: 'designers' }, { id: 6, name: 'writers' }]);
+  s.apply([{ type: 'user_group', op: 'update', group_id: 5, data: { name: 'design team' } }]);
+  assert.deepEqual(s.settings.groups.value, [{ id: 5, name: 'design team' }, { id: 6, name: 'writers' }]);
+  // Deactivated, a group leaves the snapshot (the server's apply): mentioning it would mention nobody.
+  s.apply([{ type: 'user_group', op: 'update', group_id: 5, data: { deactivated: true } }]);
+  assert.deepEqual(s.settings.groups.value, [{ id: 6, name: 'writers' }]);
+  s.apply([{ type: 'user_group', op: 'remove', group_id: 6 }]);
+  assert.deepEqual(s.settings.groups.value, []);
+});
