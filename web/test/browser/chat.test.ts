@@ -482,6 +482,20 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test('a user group in the @-mention suggestions says it is a group, with its description', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const bobId = (await env.server.ok('GET', '/api/v1/users/me', undefined, bobAccount)).user_id as number;
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'reviewers', description: 'Read every pull request', members: [bobId] });
+    const p = await logIn(env, aliceAccount.email, pw('Alice'), undefined, `#narrow/channel/${stream_id}-design/topic/groups`);
+    await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = p.page.getByRole('textbox', { name: 'Message' });
+    await box.pressSequentially('Please look @revie');
+    await p.page.getByRole('option', { name: 'reviewers User group · Read every pull request', exact: true }).waitFor();
+    await box.press('Enter');
+    assert.equal(await box.inputValue(), 'Please look @*reviewers* ');
+    await p.context.close();
+  });
+
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
