@@ -213,6 +213,20 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.waitForURL((u) => !u.hash.includes('search'));
   });
 
+  test('a search for a sender typed by name finds their messages (it led to All messages, the query gone)', async () => {
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'swatches', content: 'The mauve swatch is approved' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'swatches', content: 'The mauve swatch is too dark' }, bobAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'));
+    const search = p.page.getByRole('searchbox', { name: 'Search', exact: true });
+    await search.fill('sender:alice mauve');
+    await search.press('Enter');
+    await p.page.getByRole('heading', { name: /^Search results for/ }).waitFor();
+    await p.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The mauve swatch is approved' }).waitFor();
+    assert.equal(await p.page.getByRole('article').filter({ hasText: 'The mauve swatch is too dark' }).count(), 0);
+    assert.match(await search.inputValue(), /^sender:.+ mauve$/);
+    await p.context.close();
+  });
+
   test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
     const page = bob.page;
     const search = page.getByRole('searchbox', { name: 'Search', exact: true });
