@@ -56,9 +56,19 @@ export interface NarrowLookups {
   userById(id: number): NarrowUser | undefined;
   /** Case-insensitive. */
   userByEmail(email: string): NarrowUser | undefined;
+  /** A person typed by name in the search box (`sender:alice`): see `userByName`. */
+  userByName?(name: string): NarrowUser | undefined;
   myUserId?: number | undefined;
   /** How the empty topic shows (the register's `realm_empty_topic_display_name`). */
   emptyTopicName?: string | undefined;
+}
+
+/** The one person with this full name, or else the one whose first name it is (without case); none when several. */
+export function userByName<U extends NarrowUser>(users: Iterable<U>, name: string): U | undefined {
+  const want = name.trim().toLowerCase();
+  const all = [...users];
+  const one = (found: U[]) => (found.length === 1 ? found[0] : undefined);
+  return one(all.filter((u) => u.full_name.toLowerCase() === want)) ?? one(all.filter((u) => u.full_name.toLowerCase().split(/\s+/)[0] === want));
 }
 
 export function makeLookups(
@@ -76,6 +86,7 @@ export function makeLookups(
     streamByName: (name) => sByName.get(name.toLowerCase()),
     userById: (id) => uById.get(id),
     userByEmail: (email) => uByEmail.get(email.trim().toLowerCase()),
+    userByName: (name) => userByName(users, name),
     myUserId,
     emptyTopicName,
   };
@@ -126,8 +137,10 @@ function canonicalOperand(operator: string, operand: string, lookups: NarrowLook
         .map((part) => part.trim())
         .filter(Boolean)
         .map((part) => {
-          if (part.toLowerCase() !== 'me' || lookups.myUserId === undefined) return part;
-          return lookups.userById(lookups.myUserId)?.email ?? part;
+          if (part.toLowerCase() === 'me' && lookups.myUserId !== undefined) return lookups.userById(lookups.myUserId)?.email ?? part;
+          // A name instead of an email (the query was lost: it led to All messages).
+          if (!part.includes('@') && !/^\d+$/.test(part)) return lookups.userByName?.(part)?.email ?? part;
+          return part;
         })
         .join(',');
     default:

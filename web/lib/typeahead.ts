@@ -27,6 +27,7 @@ export interface TypeaheadUser {
 export interface TypeaheadGroup {
   id: number;
   name: string;
+  description?: string;
 }
 
 export interface TypeaheadStream {

@@ -106,6 +106,9 @@ export class ScheduledStore extends KeyedStore<ScheduledMessage> {
 
 export type Settings = Record<string, unknown>;
 
+/** A user group as the snapshot and its events give it (the fields kept here). */
+type GroupJson = { id: number; name: string; description?: string; is_system_group?: boolean };
+
 export class SettingsStore {
   /** Your settings (`user_settings`). */
   readonly user = signal<Settings>({});
@@ -114,7 +117,7 @@ export class SettingsStore {
   readonly me = signal({ user_id: 0, email: '', full_name: '', is_admin: false });
   readonly alertWords = signal<string[]>([]);
   /** User groups, for @-mentions. */
-  readonly groups = signal<{ id: number; name: string }[]>([]);
+  readonly groups = signal<{ id: number; name: string; description: string }[]>([]);
 
   load(state: Record<string, unknown>): void {
     this.user.value = { ...((state.user_settings ?? {}) as Settings) };
@@ -128,16 +131,20 @@ export class SettingsStore {
       is_admin: state.is_admin === true,
     };
     this.alertWords.value = (state.alert_words ?? []) as string[];
-    this.groups.value = ((state.realm_user_groups ?? []) as { id: number; name: string; is_system_group?: boolean }[]).filter((g) => !g.is_system_group).map((g) => ({ id: g.id, name: g.name }));
+    this.groups.value = ((state.realm_user_groups ?? []) as GroupJson[]).filter((g) => !g.is_system_group).map((g) => ({ id: g.id, name: g.name, description: g.description ?? '' }));
   }
 
   applyUserGroup(e: Record<string, unknown>): void {
-    const group = e.group as { id: number; name: string; is_system_group?: boolean } | undefined;
-    if (e.op === 'add' && group && !group.is_system_group) this.groups.value = [...this.groups.value, { id: group.id, name: group.name }];
-    else if (e.op === 'remove') this.groups.value = this.groups.value.filter((g) => g.id !== e.group_id);
-    else if (e.op === 'update' && typeof (e.data as { name?: string } | undefined)?.name === 'string') {
-      const name = (e.data as { name: string }).name;
-      this.groups.value = this.groups.value.map((g) => (g.id === e.group_id ? { ...g, name } : g));
+    const group = e.group as GroupJson | undefined;
+    // A deactivated group leaves the snapshot, as on the server: it can no longer be mentioned.
+    const deactivated = e.op === 'update' && (e.data as { deactivated?: boolean } | undefined)?.deactivated === true;
+    if (e.op === 'add' && group && !group.is_system_group) {
+      this.groups.value = [...this.groups.value, { id: group.id, name: group.name, description: group.description ?? '' }];
+    } else if (e.op === 'remove' || deactivated) {
+      this.groups.value = this.groups.value.filter((g) => g.id !== e.group_id);
+    } else if (e.op === 'update' && e.data) {
+      const { name, description } = e.data as { name?: string; description?: string };
+      this.groups.value = this.groups.value.map((g) => (g.id === e.group_id ? { ...g, ...(name !== undefined && { name }), ...(description !== undefined && { description }) } : g));
     }
   }
 

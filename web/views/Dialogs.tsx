@@ -11,7 +11,9 @@ function Modal({ title, children }: { title: string; children: preact.ComponentC
   const ref = useRef<HTMLDivElement>(null);
   const opener = useRef(document.activeElement as HTMLElement | null);
   useEffect(() => {
-    const first = ref.current?.querySelector<HTMLElement>('input, select, textarea, button.primary, button');
+    // A dialog may name where its focus starts (a profile card: its main action); otherwise the
+    // first field, or the first button (Cancel in a confirmation, never the destructive one).
+    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus]') ?? ref.current?.querySelector<HTMLElement>('input, select, textarea, button');
     first?.focus();
     return () => opener.current?.focus?.();
   }, []);

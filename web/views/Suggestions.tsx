@@ -3,7 +3,7 @@
 // Tab picks, Escape closes (aria-activedescendant tells screen readers which one is active).
 import { signal } from '@preact/signals';
 import { store } from './context.ts';
-import { activeToken, applySuggestion, matchTopics, matchUsers, suggest, type TypeaheadData } from '../lib/typeahead.ts';
+import { activeToken, applySuggestion, matchTopics, matchUsers, suggest, type Suggestion, type TypeaheadData } from '../lib/typeahead.ts';
 import { emojiNames, loadUnicodeEmoji } from '../lib/emoji-data.ts';
 
 export interface Choice {
@@ -49,6 +49,13 @@ function data(streamId: number | null): TypeaheadData {
   };
 }
 
+/** What tells a mention's suggestions apart: a person's email; a group, said to be one, with its description. */
+function mentionDetail(s: Suggestion): string | undefined {
+  if (s.kind === 'user') return s.user.email;
+  if (s.kind === 'group') return s.group.description ? `User group · ${s.group.description}` : 'User group';
+  return undefined;
+}
+
 export function messageSuggestions(text: string, cursor: number, streamId: number | null): SuggestState | null {
   const token = activeToken(text, cursor);
   if (!token) return null;
@@ -61,7 +68,7 @@ export function messageSuggestions(text: string, cursor: number, streamId: numbe
     active: 0,
     items: found.map((s) => ({
       label: s.label,
-      detail: s.kind === 'user' ? s.user.email : undefined,
+      detail: mentionDetail(s),
       apply: () => applySuggestion(text, token, s),
     })),
   };

@@ -74,6 +74,7 @@ export function UserCard({ userId }: { userId: number }) {
         </button>
         <button
           type="button"
+          data-autofocus={user.is_active ? undefined : true}
           onClick={() => {
             close();
             go([{ operator: 'sender', operand: userId }]);
@@ -85,6 +86,7 @@ export function UserCard({ userId }: { userId: number }) {
           <button
             type="button"
             class="primary"
+            data-autofocus
             onClick={() => {
               close();
               messagePerson(userId);

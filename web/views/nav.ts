@@ -3,7 +3,7 @@
 // hashes, search box text and headings and back.
 import { store, client } from './context.ts';
 import { compose, selectedId, view, drawer } from './state.ts';
-import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
+import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, userByName, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
 import { composeTarget } from './Compose.tsx';
@@ -20,6 +20,7 @@ export const lookups: NarrowLookups = {
   },
   userById: (id) => store.users.get(id),
   userByEmail: (email) => store.users.byEmail(email),
+  userByName: (name) => userByName(store.users.active.value, name),
   get myUserId() {
     return store.me;
   },

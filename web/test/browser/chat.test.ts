@@ -4,7 +4,7 @@
 // Elements are found by role and accessible name only.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, newContext, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, shotsAfterTest, twoAccounts, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -187,7 +187,10 @@ describe('the web client', { skip: skip ?? false }, () => {
     await msg.getByRole('img', { name: 'Starred' }).waitFor();
     await msg.getByRole('button', { name: 'Message actions' }).click();
     await page.getByRole('menuitem', { name: 'Delete message' }).click();
-    await page.getByRole('dialog', { name: 'Delete message?' }).getByRole('button', { name: 'Delete' }).click();
+    // The confirmation's focus is on Cancel: Enter does not delete.
+    const confirm = page.getByRole('dialog', { name: 'Delete message?' });
+    assert.equal(await confirm.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement), true);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await bobMsg.waitFor({ state: 'detached' });
     await msg.waitFor({ state: 'detached' });
   });
@@ -208,6 +211,20 @@ describe('the web client', { skip: skip ?? false }, () => {
     // Back returns to the previous narrow.
     await bob.page.goBack();
     await bob.page.waitForURL((u) => !u.hash.includes('search'));
+  });
+
+  test('a search for a sender typed by name finds their messages (it led to All messages, the query gone)', async () => {
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'swatches', content: 'The mauve swatch is approved' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'swatches', content: 'The mauve swatch is too dark' }, bobAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'));
+    const search = p.page.getByRole('searchbox', { name: 'Search', exact: true });
+    await search.fill('sender:alice mauve');
+    await search.press('Enter');
+    await p.page.getByRole('heading', { name: /^Search results for/ }).waitFor();
+    await p.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The mauve swatch is approved' }).waitFor();
+    assert.equal(await p.page.getByRole('article').filter({ hasText: 'The mauve swatch is too dark' }).count(), 0);
+    assert.match(await search.inputValue(), /^sender:.+ mauve$/);
+    await p.context.close();
   });
 
   test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
@@ -458,6 +475,41 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test("a message selected with the arrow keys shows whole, not under its topic's sticky bar", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    for (let i = 1; i <= 30; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'arrows', content: `Step ${i} of the plan` }, i % 2 ? aliceAccount : bobAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/arrows`);
+    await p.page.getByText('Step 30 of the plan').click();
+    // Going up, the list scrolls to keep the selected message in sight, its top edge the last to show.
+    for (let i = 0; i < 20; i++) await p.page.keyboard.press('ArrowUp');
+    const selected = p.page.getByRole('article').filter({ hasText: 'Step 10 of the plan' });
+    await until('the selected message to settle', async () => {
+      const box = await selected.boundingBox();
+      return box !== null && box.y > 0;
+    });
+    const uncovered = await selected.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + 2);
+      return { ok: at !== null && el.contains(at), at: at?.textContent?.slice(0, 40) };
+    });
+    assert.ok(uncovered.ok, `the selected message's top is under ${JSON.stringify(uncovered.at)}`);
+    await p.context.close();
+  });
+
+  test('a user group in the @-mention suggestions says it is a group, with its description', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const bobId = (await env.server.ok('GET', '/api/v1/users/me', undefined, bobAccount)).user_id as number;
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'reviewers', description: 'Read every pull request', members: [bobId] });
+    const p = await logIn(env, aliceAccount.email, pw('Alice'), undefined, `#narrow/channel/${stream_id}-design/topic/groups`);
+    await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = p.page.getByRole('textbox', { name: 'Message' });
+    await box.pressSequentially('Please look @revie');
+    await p.page.getByRole('option', { name: 'reviewers User group · Read every pull request', exact: true }).waitFor();
+    await box.press('Enter');
+    assert.equal(await box.inputValue(), 'Please look @*reviewers* ');
+    await p.context.close();
+  });
+
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
@@ -478,6 +530,35 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test('a toast covers neither the header nor the compose buttons nor the open compose box, on a desk and on a phone', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'toasts', content: 'Not editable by Bob' }, aliceAccount);
+    const overlap = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const p = await logIn(env, bobAccount.email, pw('Bob'), viewport, `#narrow/channel/${stream_id}-design/topic/toasts`);
+      const toast = p.page.getByRole('status').getByText('You can only edit your own messages.');
+      const showToast = async () => {
+        await p.page.getByRole('article', { name: /Alice/ }).getByText('Not editable by Bob').click();
+        await p.page.keyboard.press('e');
+        await toast.waitFor();
+        return (await toast.boundingBox())!;
+      };
+      const header = (await p.page.getByRole('banner').boundingBox())!;
+      let box = await showToast();
+      for (const name of ['Compose', 'New topic', 'New direct message']) {
+        const button = (await p.page.getByRole('button', { name, exact: true }).boundingBox())!;
+        assert.ok(!overlap(box, button), `${viewport.width}px: the toast ${JSON.stringify(box)} covers ${name} ${JSON.stringify(button)}`);
+      }
+      assert.ok(!overlap(box, header), `${viewport.width}px: the toast ${JSON.stringify(box)} covers the header ${JSON.stringify(header)}`);
+      await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+      const compose = (await p.page.getByRole('region', { name: 'Compose' }).boundingBox())!;
+      box = await showToast();
+      assert.ok(!overlap(box, compose), `${viewport.width}px: the toast ${JSON.stringify(box)} covers the compose box ${JSON.stringify(compose)}`);
+      await p.context.close();
+    }
+  });
+
   test('a person in the user list opens their profile, by click or keyboard, and a DM from there', async () => {
     const carol = await env.server.createUser('Carol');
     const p = await logIn(env, bobAccount.email, pw('Bob'));
@@ -493,9 +574,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.page.keyboard.press('Enter');
     const dm = card.getByRole('button', { name: 'Send a direct message' });
     await dm.waitFor();
-    // The card has the focus (on Close, as every dialog); the DM is two Tabs on.
-    await p.page.keyboard.press('Tab');
-    await p.page.keyboard.press('Tab');
+    // The card's focus starts on its main action (it was on Close, the DM two Tabs on).
     assert.equal(await dm.evaluate((el) => el === document.activeElement), true);
     await p.page.keyboard.press('Enter');
     await p.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();

@@ -239,6 +239,23 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     assert.equal(await weight(), before);
   });
 
+  test('Your streams sets a subscribed stream\'s colour, which its sidebar swatch takes, and mutes it', async () => {
+    await open(bob, '#settings/streams');
+    const overlay = bob.page.getByRole('dialog', { name: /settings/ });
+    const sub = async () => ((await env.server.ok('GET', '/api/v1/users/me/subscriptions', undefined, bobAccount)).subscriptions as { name: string; color: string; is_muted: boolean }[]).find((s) => s.name === 'general')!;
+    await overlay.getByLabel('Colour of #general', { exact: true }).fill('#aa3355');
+    await until('the colour saved', async () => (await sub()).color === '#aa3355');
+    const swatch = () => bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).evaluate((el) => getComputedStyle(el.querySelector('[aria-hidden=true]')!).backgroundColor);
+    await until('the sidebar swatch in the new colour', async () => (await swatch()) === 'rgb(170, 51, 85)');
+    const mute = overlay.getByRole('checkbox', { name: 'Mute #general', exact: true });
+    await mute.check();
+    await until('the stream muted', async () => (await sub()).is_muted);
+    await mute.uncheck();
+    await until('the stream unmuted', async () => !(await sub()).is_muted);
+    await bob.page.keyboard.press('Escape');
+    await overlay.waitFor({ state: 'detached' });
+  });
+
   test('a stream opened from Your streams without a subscription says so and is joined from its view', async () => {
     await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'random' }] });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'random', topic: 'cats', content: 'Cat pictures go here' });

@@ -227,3 +227,22 @@ test('matchesNarrow decides locally where it can, and says undefined where only 
   assert.equal(m(group, 'has:link'), undefined);
   assert.equal(m({ ...inTopic, subject: '\u2714 Lunch' }, 'is:resolved'), true);
 });
+
+test('parseSearch takes a person by name for sender and dm: the full name, else a first name only one person has', () => {
+  const withAlices = makeLookups(
+    [],
+    [
+      { user_id: 7, email: 'alice@x.com', full_name: 'Alice Smith' },
+      { user_id: 8, email: 'alicia@x.com', full_name: 'Alice Jones' },
+      { user_id: 9, email: 'bob@x.com', full_name: 'Bob Stone' },
+    ],
+  );
+  assert.deepEqual(parseSearch('sender:bob teal', withAlices), [
+    { operator: 'sender', operand: 'bob@x.com' },
+    { operator: 'search', operand: 'teal' },
+  ]);
+  assert.deepEqual(parseSearch('from:"alice jones"', withAlices), [{ operator: 'sender', operand: 'alicia@x.com' }]);
+  assert.deepEqual(parseSearch('dm:Bob', withAlices), [{ operator: 'dm', operand: 'bob@x.com' }]);
+  // Two Alices: the name is left as typed.
+  assert.deepEqual(parseSearch('sender:alice', withAlices), [{ operator: 'sender', operand: 'alice' }]);
+});

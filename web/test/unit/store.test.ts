@@ -295,3 +295,26 @@ test('scheduled messages: the snapshot, then add, update and remove events, earl
   s.apply({ op: 'remove', scheduled_message_id: 3 });
   assert.deepEqual(s.sorted().map((x) => x.scheduled_message_id), [1, 2]);
 });
+
+test('user groups offered for @-mentions: not system groups, renamed and described by update, gone when deactivated or removed', () => {
+  const s = new Store();
+  s.load(
+    snapshot({
+      realm_user_groups: [
+        { id: 1, name: 'role:members', is_system_group: true },
+        { id: 5, name: 'designers', description: 'People who design', is_system_group: false },
+        { id: 6, name: 'writers', description: '', is_system_group: false },
+      ],
+    }),
+  );
+  const writers = { id: 6, name: 'writers', description: '' };
+  assert.deepEqual(s.settings.groups.value, [{ id: 5, name: 'designers', description: 'People who design' }, writers]);
+  s.apply([{ type: 'user_group', op: 'update', group_id: 5, data: { name: 'design team' } }]);
+  s.apply([{ type: 'user_group', op: 'update', group_id: 5, data: { description: 'Logos and colours' } }]);
+  assert.deepEqual(s.settings.groups.value, [{ id: 5, name: 'design team', description: 'Logos and colours' }, writers]);
+  // Deactivated, a group leaves the snapshot (the server's apply): mentioning it would mention nobody.
+  s.apply([{ type: 'user_group', op: 'update', group_id: 5, data: { deactivated: true } }]);
+  assert.deepEqual(s.settings.groups.value, [writers]);
+  s.apply([{ type: 'user_group', op: 'remove', group_id: 6 }]);
+  assert.deepEqual(s.settings.groups.value, []);
+});

@@ -44,7 +44,7 @@ export function ErrorText({ id, error }: { id: string; error: string }) {
 }
 
 /** A value shown optimistically while its save is under way, then the store's again. */
-function usePending<T>(stored: T): [T, (v: T | undefined) => void] {
+export function usePending<T>(stored: T): [T, (v: T | undefined) => void] {
   const [pending, setPending] = useState<{ v: T } | null>(null);
   useEffect(() => setPending(null), [stored]);
   return [pending ? pending.v : stored, (v) => setPending(v === undefined ? null : { v })];
