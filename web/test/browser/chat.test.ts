@@ -479,14 +479,19 @@ describe('the web client', { skip: skip ?? false }, () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     for (let i = 1; i <= 30; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'arrows', content: `Step ${i} of the plan` }, i % 2 ? aliceAccount : bobAccount);
     const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/arrows`);
-    await p.page.getByText('Step 30 of the plan').click();
+    // The whole topic is in the list, and the click's selection is the one in force (not the
+    // first unread message the list may select once it has loaded).
+    await p.page.getByText('Step 1 of the plan', { exact: true }).waitFor({ state: 'attached' });
+    const selectedText = () => p.page.locator('article.message.selected .rendered').textContent({ timeout: 1000 }).catch(() => null);
+    await until('the clicked message to be selected', async () => {
+      await p.page.getByText('Step 30 of the plan', { exact: true }).click();
+      return (await selectedText())?.trim() === 'Step 30 of the plan';
+    });
     // Going up, the list scrolls to keep the selected message in sight, its top edge the last to show.
     for (let i = 0; i < 20; i++) await p.page.keyboard.press('ArrowUp');
-    const selected = p.page.getByRole('article').filter({ hasText: 'Step 10 of the plan' });
-    await until('the selected message to settle', async () => {
-      const box = await selected.boundingBox();
-      return box !== null && box.y > 0;
-    });
+    await until('Step 10 to be selected', async () => (await selectedText())?.trim() === 'Step 10 of the plan');
+    const selected = p.page.locator('article.message.selected');
+    await until('the selected message to settle', async () => (await selected.evaluate((el) => el.getBoundingClientRect().top)) > 0);
     const uncovered = await selected.evaluate((el) => {
       const r = el.getBoundingClientRect();
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + 2);
