@@ -23,7 +23,7 @@ export interface RecentDm {
 export class Store {
   readonly settings = new SettingsStore();
   readonly users = new UserStore();
-  readonly streams = new StreamStore();
+  readonly streams = new StreamStore(() => this.me);
   readonly messages = new MessageStore(() => this.me);
   readonly unread = new UnreadStore(() => this.me, { rules: this.streams.muteRules });
   readonly typing = new TypingStore();

@@ -26,7 +26,8 @@ export class StreamStore {
   readonly topics = signal<Map<number, TopicInfo[]>>(new Map());
   /** Who is subscribed to each stream you can see (register's include_subscribers), kept by peer events. */
   readonly subscribers = signal<Map<number, ReadonlySet<number>>>(new Map());
-  private me = 0;
+
+  constructor(private readonly me: () => number) {}
 
   readonly sorted = computed(() =>
     [...this.subs.value.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name)),
@@ -60,7 +61,6 @@ export class StreamStore {
     const streams = new Map<number, StreamInfo>();
     for (const s of (state.streams ?? []) as StreamInfo[]) streams.set(s.stream_id, s);
     this.streams.value = streams;
-    this.me = Number(state.user_id ?? 0);
     const subscribers = new Map<number, ReadonlySet<number>>();
     for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed']) {
       for (const s of (state[key] ?? []) as { stream_id: number; subscribers?: number[] }[]) if (s.subscribers) subscribers.set(s.stream_id, new Set(s.subscribers));
@@ -121,9 +121,9 @@ export class StreamStore {
     if (e.op === 'add') {
       for (const s of e.subscriptions as { stream_id: number; subscribers?: number[] }[]) {
         if (s.subscribers) next.set(s.stream_id, new Set(s.subscribers));
-        else change(s.stream_id, [this.me], true);
+        else change(s.stream_id, [this.me()], true);
       }
-    } else if (e.op === 'remove') for (const s of e.subscriptions as { stream_id: number }[]) change(s.stream_id, [this.me], false);
+    } else if (e.op === 'remove') for (const s of e.subscriptions as { stream_id: number }[]) change(s.stream_id, [this.me()], false);
     else if (e.op === 'peer_add' || e.op === 'peer_remove') for (const id of e.stream_ids as number[]) change(id, e.user_ids as number[], e.op === 'peer_add');
     else return;
     this.subscribers.value = next;
