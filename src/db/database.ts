@@ -91,16 +91,43 @@ export interface DirectReads {
   all<T>(text: string, params: readonly unknown[]): T[];
 }
 
-/** Each SQLite Db by its root query builder (not its transactions'): see `directReads`. */
-const dbOfConn = new WeakMap<Conn | Tx, Db>();
+/** A transaction's direct statements (SQLite): its reads, and writes through the same kept statements. */
+export interface DirectStatements extends DirectReads {
+  /** A statement that writes: the rows it changed and the last row ID it inserted. */
+  run(text: string, params: readonly unknown[]): { changes: number; lastInsertRowid: number };
+}
 
 /**
- * Db.direct for a query function handed a query builder: the app's own (`db.kysely`) reads
- * synchronously through a kept statement on SQLite; a transaction's statements stay in it, and
- * PostgreSQL keeps the query builder (null).
+ * Each SQLite Db by its query builders' adapter: the app's builder (`db.kysely`) and those of
+ * its transactions share one, so a query function handed either finds its Db (`directReads`).
+ */
+const dbOfAdapter = new WeakMap<object, { db: Db; inTransaction: () => DirectStatements | null }>();
+
+function sqliteOf(q: Conn | Tx): { db: Db; inTransaction: () => DirectStatements | null } | undefined {
+  return dbOfAdapter.get(q.getExecutor().adapter);
+}
+
+/**
+ * Synchronous kept-statement reads for a query function handed a query builder, on SQLite: the
+ * app's own (`db.kysely`) reads as Db.direct does (never while a transaction holds the
+ * connection); a transaction's reads in that transaction, its own writes included (the one
+ * connection runs one transaction at a time, and the builder is used only while it is open).
+ * Null on PostgreSQL, which keeps the query builder.
  */
 export function directReads(q: Conn | Tx): DirectReads | null {
-  return dbOfConn.get(q)?.direct() ?? null;
+  const sqlite = sqliteOf(q);
+  if (!sqlite) return null;
+  return q.isTransaction ? sqlite.inTransaction() : sqlite.db.direct();
+}
+
+/**
+ * A transaction's synchronous kept statements, writes included, on SQLite (null on PostgreSQL,
+ * and for the app's builder outside a transaction: writes belong in actions). A write through
+ * them counts as Kysely's do (the log's flush, the identity and subscriber counts, the deferred
+ * rows): they share the kept statements.
+ */
+export function directStatements(tx: Tx): DirectStatements | null {
+  return tx.isTransaction ? (sqliteOf(tx)?.inTransaction() ?? null) : null;
 }
 
 const loadPg = lazy<typeof pgTypes>('pg');
@@ -204,6 +231,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
   const identityWrites = () => statements.identityWrites + others();
   const subscriberWrites = () => statements.subscriberWrites + others();
   const reads = statements.directReads();
+  const inTransaction = statements.directStatements();
   const db: Db = {
     kysely,
     dialect: 'sqlite',
@@ -226,7 +254,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
       await wal.close();
     },
   };
-  dbOfConn.set(kysely, db);
+  dbOfAdapter.set(kysely.getExecutor().adapter, { db, inTransaction: () => (file.inTransaction ? inTransaction : null) });
   await migrate(db, migrateOpts);
   // From here on a statement that names user_messages or the full-text index first moves what
   // sends left pending, beginning with anything a stop left behind.
@@ -407,6 +435,19 @@ class StatementCache implements SqliteDatabase {
     return {
       get: <T>(text: string, params: readonly unknown[]) => select(text).get(...params) as T | undefined,
       all: <T>(text: string, params: readonly unknown[]) => select(text).all(...params) as T[],
+    };
+  }
+
+  /** Reads and writes through the kept statements, each write counted as Kysely's are (#compile). */
+  directStatements(): DirectStatements {
+    const reads = this.directReads();
+    return {
+      ...reads,
+      run: (text, params) => {
+        if (!MAY_WRITE(text)) throw new Error(`Not a write: ${text}`);
+        const r = this.prepare(text).run(params);
+        return { changes: Number(r.changes), lastInsertRowid: Number(r.lastInsertRowid) };
+      },
     };
   }
 

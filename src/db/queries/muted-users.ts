@@ -1,4 +1,4 @@
-import type { Conn, Tx } from '../database.ts';
+import { directReads, type Conn, type Tx } from '../database.ts';
 import { FLAG_BITS } from '../flags.ts';
 import { sql } from 'kysely';
 
@@ -32,7 +32,10 @@ export async function deleteMutedUser(tx: Tx, userId: number, mutedUserId: numbe
  * of 1,000 bound 1,000 values a send when the receivers' list went into it).
  */
 export async function usersWhoMuted(db: Q, senderId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId).execute();
+  const direct = directReads(db);
+  const rows = direct
+    ? direct.all<{ user_id: number }>('select user_id from muted_users where muted_user_id = ?', [senderId])
+    : await db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId).execute();
   return new Set(rows.map((r) => r.user_id));
 }
 

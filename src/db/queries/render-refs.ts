@@ -48,7 +48,7 @@ export async function realmEmojiById(db: Q, realmId: number, id: number) {
 }
 
 export async function realmLinkifiers(db: Q, realmId: number): Promise<Selectable<RealmLinkifiersTable>[]> {
-  // Read by every send and every fetch: outside a transaction, through a kept statement on SQLite.
+  // Read by every send and every fetch: through a kept statement on SQLite (directReads).
   const direct = directReads(db);
   if (direct) return direct.all<Selectable<RealmLinkifiersTable>>('select * from realm_linkifiers where realm_id = ? order by "order", id', [realmId]);
   return db.selectFrom('realm_linkifiers').selectAll().where('realm_id', '=', realmId).orderBy('order').orderBy('id').execute();

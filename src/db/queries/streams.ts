@@ -5,7 +5,7 @@ import type { Stream, Subscription } from '../schema.ts';
 type Q = Conn | Tx;
 
 // The lookups of a stream and of a subscription run on every send and every narrowed fetch:
-// outside a transaction, SQLite answers them through a kept statement (directReads).
+// SQLite answers them through a kept statement (directReads).
 
 export async function streamById(db: Q, realmId: number, id: number): Promise<Stream | undefined> {
   const direct = directReads(db);
