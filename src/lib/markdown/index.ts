@@ -3,7 +3,7 @@ import { formatCode } from './code.ts';
 import { markdownEngine } from './engine.ts';
 import type { RenderEnv } from './env.ts';
 import { escapeHtml } from './html.ts';
-import { compileLinkifiers } from './linkify.ts';
+import { compileLinkifiers, type CompiledLinkifier } from './linkify.ts';
 import { formatMathBlock } from './math.ts';
 import { preprocess } from './preprocess.ts';
 import type { MarkdownContext, References, RenderResult } from './types.ts';
@@ -19,7 +19,41 @@ function emptyResult(): RenderResult {
   return { html: '', mentionedUserIds: [], mentionedGroupIds: [], wildcard: null, isMeMessage: false, links: [], uploadPaths: [], hasImage: false, linksForPreview: [] };
 }
 
+/**
+ * One line of plain words: ASCII letters and digits, spaces, and , ? ! ' " anywhere, a dot only
+ * before a space or at the end (so no bare domain), starting with a letter (so no list, heading,
+ * quote or code) and ending with no space. Nothing else in the dialect can make any of it markup
+ * (emoji, mentions, links, emphasis, escapes, times and math all need other characters), so it
+ * renders as a paragraph of itself, unless a linkifier of the realm matches it.
+ */
+const PLAIN_LINE_RE = /^[A-Za-z](?:[A-Za-z0-9,?!'" ]|\.(?= |$))*(?<! )$/;
+
+/**
+ * A short plain message ("sounds good, see you then") as the parse would render it, or null.
+ * Most chat messages are such, and the parse costs some 150 µs even for one word.
+ */
+function plainParagraph(content: string, linkifiers: readonly CompiledLinkifier[]): string | null {
+  if (!PLAIN_LINE_RE.test(content)) return null;
+  for (const l of linkifiers) {
+    l.re.lastIndex = 0;
+    const linked = l.re.test(content);
+    l.re.lastIndex = 0;
+    if (linked) return null;
+  }
+  return `<p>${content}</p>`;
+}
+
 export function renderMarkdown(content: string, ctx: MarkdownContext): RenderResult {
+  const linkifiers = compileLinkifiers(ctx.linkifiers);
+  const plain = plainParagraph(content, linkifiers);
+  if (plain === null) return parseAndRender(content, ctx, linkifiers);
+  const result = emptyResult();
+  result.html = plain;
+  return result;
+}
+
+/** renderMarkdown without its shortcut for plain words (tests compare the two). */
+export function parseAndRender(content: string, ctx: MarkdownContext, linkifiers = compileLinkifiers(ctx.linkifiers)): RenderResult {
   const result = emptyResult();
   if (content.length > MAX_RENDER_INPUT) {
     result.html = `<p>${escapeHtml(content)}</p>`;
@@ -27,7 +61,7 @@ export function renderMarkdown(content: string, ctx: MarkdownContext): RenderRes
   }
   const pre = preprocess(content, { code: formatCode, math: formatMathBlock });
   countWork('preprocessedChars', pre.text.length);
-  const env: RenderEnv = { ctx, linkifiers: compileLinkifiers(ctx.linkifiers), stash: pre.stash, listStarts: pre.listStarts, result };
+  const env: RenderEnv = { ctx, linkifiers, stash: pre.stash, listStarts: pre.listStarts, result };
   result.html = markdownEngine().render(pre.text, env).replace(/\n+$/, '');
   result.isMeMessage = content.startsWith('/me ') && !content.includes('\n') && result.html.startsWith('<p>') && result.html.endsWith('</p>');
   return result;
