@@ -2,7 +2,7 @@
 // The app keeps narrows in the API's form (stream and user IDs); lib/narrow.ts turns them into
 // hashes, search box text and headings and back.
 import { store, client } from './context.ts';
-import { compose, selectedId, view, drawer } from './state.ts';
+import { compose, selectedId, view, drawer, dismissNotice } from './state.ts';
 import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, userByName, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
@@ -105,6 +105,7 @@ function resolvedHash(): string {
 export function readHash(): void {
   const h = resolvedHash();
   drawer.value = null;
+  dismissNotice();
   // Settings open over the narrow, which stays as it was.
   if (readSettingsHash(h)) return;
   const other = VIEW_HASHES[h];
