@@ -515,6 +515,23 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test("a mention of a group you are in is marked like a mention of you, and follows your joining the group", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'pill-in', description: 'Bob is in it', members: [bobAccount.id] });
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'pill-out', description: 'Bob is not', members: [aliceAccount.id] });
+    const outId = ((await env.server.ok('GET', '/api/v1/user_groups')).user_groups as { id: number; name: string }[]).find((g) => g.name === 'pill-out')!.id;
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'group pills', content: `@**Bob|${bobAccount.id}**, @*pill-in* and @*pill-out*` }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/group%20pills`);
+    const msg = p.page.getByRole('article', { name: /Alice/ });
+    const background = (text: string) => msg.getByText(text, { exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const mine = await background('@Bob');
+    assert.equal(await background('@pill-in'), mine);
+    assert.notEqual(await background('@pill-out'), mine);
+    await env.server.ok('POST', `/api/v1/user_groups/${outId}/members`, { add: [bobAccount.id] });
+    await until('the group Bob joined to be marked', async () => (await background('@pill-out')) === mine);
+    await p.context.close();
+  });
+
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);

@@ -318,3 +318,17 @@ test('user groups offered for @-mentions: not system groups, renamed and describ
   s.apply([{ type: 'user_group', op: 'remove', group_id: 6 }]);
   assert.deepEqual(s.settings.groups.value, []);
 });
+
+test('who is in a user group: its members and, through its subgroups, theirs; membership follows the events', () => {
+  const s = new Store();
+  const group = (id: number, members: number[], subgroups: number[] = []) => ({ id, name: `g${id}`, description: '', members, direct_subgroup_ids: subgroups, is_system_group: false });
+  // 7 holds 8, which holds 9, which holds 7 again (a cycle must not loop).
+  s.load(snapshot({ realm_user_groups: [group(5, [ME]), group(6, [BOB]), group(7, [], [8]), group(8, [ALICE], [9]), group(9, [ME], [7])] }));
+  assert.deepEqual([5, 6, 7, 8, 9, 99].map((id) => s.admin.inGroup(id, ME)), [true, false, true, true, true, false]);
+  assert.equal(s.admin.inGroup(7, BOB), false);
+  s.apply([{ type: 'user_group', op: 'add_members', group_id: 6, user_ids: [ME] }]);
+  s.apply([{ type: 'user_group', op: 'remove_members', group_id: 5, user_ids: [ME] }]);
+  s.apply([{ type: 'user_group', op: 'add_subgroups', group_id: 7, direct_subgroup_ids: [6] }]);
+  assert.deepEqual([5, 6, 7].map((id) => s.admin.inGroup(id, ME)), [false, true, true]);
+  assert.equal(s.admin.inGroup(7, BOB), true);
+});
