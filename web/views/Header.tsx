@@ -12,17 +12,24 @@ import { canInvite, isAdmin } from './settings/route.ts';
 
 export function Header() {
   const narrow = view.value.kind === 'narrow' ? currentNarrow() : [];
-  const text = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender') ? searchText(narrow) : '';
+  const isSearch = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender');
+  const text = isSearch ? searchText(narrow) : '';
+  // As in the reference web app, a search started in a stream, topic or conversation searches
+  // there: the box starts with that narrow's operators (which the person may remove).
+  const scope = isSearch ? '' : searchText(narrow);
   const [query, setQuery] = useState(text);
   const [menuOpen, setMenuOpen] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => setQuery(text), [text]);
 
+  function search(q: string) {
+    go(q.trim() ? searchNarrow(q.trim()) : []);
+    searchRef.current?.blur();
+  }
+
   function submit(e: Event) {
     e.preventDefault();
-    const q = query.trim();
-    go(q ? searchNarrow(q) : []);
-    searchRef.current?.blur();
+    search(query);
   }
 
   const me = store.settings.me.value;
@@ -66,6 +73,13 @@ export function Header() {
           aria-label="Search"
           placeholder="Search"
           value={query}
+          onFocus={() => {
+            if (!query && scope) setQuery(`${scope} `);
+          }}
+          onBlur={() => {
+            // Left with only the narrow's own operators: nothing was searched.
+            if (scope && query.trim() === scope) setQuery(text);
+          }}
           onInput={(e) => setQuery(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
