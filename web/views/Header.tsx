@@ -6,6 +6,7 @@ import { currentNarrow, go, searchNarrow, searchText } from './nav.ts';
 import { Menu } from './Menu.tsx';
 import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
 import { askNotificationPermission, setSound } from './alerts.ts';
+import { SuggestionList, comboProps, searchBoxSuggestions, suggestionKey, suggestions, type Choice } from './Suggestions.tsx';
 import { notificationPermission } from '../lib/notify.ts';
 import { localImageUrl } from '../lib/images.ts';
 import { canInvite, isAdmin } from './settings/route.ts';
@@ -23,6 +24,7 @@ export function Header() {
   useEffect(() => setQuery(text), [text]);
 
   function search(q: string) {
+    suggestions.value = null;
     go(q.trim() ? searchNarrow(q.trim()) : []);
     searchRef.current?.blur();
   }
@@ -30,6 +32,14 @@ export function Header() {
   function submit(e: Event) {
     e.preventDefault();
     search(query);
+  }
+
+  function pickSearch(c: Choice) {
+    const { text: picked } = c.apply();
+    setQuery(picked);
+    // A whole term searches; an operator waits for its operand, with the operands suggested.
+    if (c.complete) search(picked);
+    else suggestions.value = searchBoxSuggestions(picked);
   }
 
   const me = store.settings.me.value;
@@ -73,21 +83,28 @@ export function Header() {
           aria-label="Search"
           placeholder="Search"
           value={query}
+          {...comboProps('search')}
           onFocus={() => {
             if (!query && scope) setQuery(`${scope} `);
           }}
           onBlur={() => {
+            if (suggestions.peek()?.field === 'search') suggestions.value = null;
             // Left with only the narrow's own operators: nothing was searched.
             if (scope && query.trim() === scope) setQuery(text);
           }}
-          onInput={(e) => setQuery(e.currentTarget.value)}
+          onInput={(e) => {
+            setQuery(e.currentTarget.value);
+            suggestions.value = searchBoxSuggestions(e.currentTarget.value);
+          }}
           onKeyDown={(e) => {
+            if (suggestionKey(e, 'search', pickSearch)) return;
             if (e.key === 'Escape') {
               setQuery('');
               e.currentTarget.blur();
             }
           }}
         />
+        <SuggestionList field="search" pick={pickSearch} />
       </form>
       <button type="button" class="icon-button" aria-label={theme.value === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'} onClick={() => setTheme(theme.value === 'dark' ? 'light' : 'dark')}>
         {theme.value === 'dark' ? <SunIcon /> : <MoonIcon />}

@@ -1,6 +1,7 @@
 // The search box in a real Chromium against a real server: a search started in a stream, topic
 // or conversation searches there (the box starts with that narrow's operators, which can be
-// removed). Found by role and accessible name only.
+// removed), and suggestions follow what is typed (operators, terms, streams, people), picked with
+// the arrows and Enter or by a click, closed by Escape. Found by role and accessible name only.
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -86,6 +87,61 @@ describe('search', { skip: skip ?? false }, () => {
     await p.page.getByRole('heading', { name: 'All messages' }).waitFor();
     await box(p.page).click();
     assert.equal(await box(p.page).inputValue(), '');
+    await p.context.close();
+  });
+
+  test('suggestions follow the word typed; arrows and Enter pick one, Escape closes them, Enter alone searches the text', async () => {
+    const p = await person('#feed');
+    const list = p.page.getByRole('listbox', { name: 'Suggestions' });
+    await box(p.page).click();
+    await box(p.page).pressSequentially('sta');
+    await list.getByRole('option', { name: 'is:starred Starred messages' }).waitFor();
+    // None is chosen until an arrow chooses one.
+    assert.equal(await list.getByRole('option', { selected: true }).count(), 0);
+    await box(p.page).press('Escape');
+    await list.waitFor({ state: 'detached' });
+    assert.equal(await box(p.page).inputValue(), 'sta');
+    // An operator, then its operands: the streams.
+    await box(p.page).fill('');
+    await box(p.page).pressSequentially('strea');
+    await list.getByRole('option', { name: /^stream: / }).click();
+    assert.equal(await box(p.page).inputValue(), 'stream:');
+    await list.getByRole('option', { name: 'stream:design #design' }).waitFor();
+    const options = await list.getByRole('option').allInnerTexts();
+    const design = options.findIndex((o) => o.startsWith('stream:design'));
+    for (let i = 0; i <= design; i++) await box(p.page).press('ArrowDown');
+    assert.equal(await list.getByRole('option', { selected: true }).innerText(), await list.getByRole('option').nth(design).innerText());
+    assert.equal(await box(p.page).getAttribute('aria-activedescendant'), `suggest-search-${design}`);
+    await box(p.page).press('Enter');
+    await p.page.getByRole('heading', { name: '#design', exact: true }).waitFor();
+    // A person by name: their messages.
+    await box(p.page).click();
+    await box(p.page).fill('');
+    await box(p.page).pressSequentially('sender:ali');
+    await list.getByRole('option', { name: `sender:${alice.email} Messages sent by Alice` }).click();
+    await p.page.getByRole('heading', { name: 'Messages sent by Alice' }).waitFor();
+    // Enter with none chosen searches what was typed.
+    await box(p.page).fill('');
+    await box(p.page).pressSequentially('teal');
+    await box(p.page).press('Enter');
+    await p.page.getByRole('heading', { name: 'Search results for teal' }).waitFor();
+    await p.context.close();
+  });
+
+  test('on a phone the suggestions are on screen, in light and dark', async () => {
+    const p = await person(`#narrow/channel/${designId}-design`, { width: 390, height: 844 });
+    await p.page.getByRole('heading', { name: '#design' }).waitFor();
+    await box(p.page).click();
+    await box(p.page).press('End');
+    await box(p.page).pressSequentially('s');
+    const list = p.page.getByRole('listbox', { name: 'Suggestions' });
+    await list.getByRole('option').first().waitFor();
+    const b = (await list.boundingBox())!;
+    assert.ok(b.x >= 0 && b.x + b.width <= 390, `suggestions at ${JSON.stringify(b)}`);
+    for (const theme of ['light', 'dark']) {
+      await p.page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      if (process.env.PARLEY_BROWSER_SHOTS) await p.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/search-suggestions-phone-${theme}.png` });
+    }
     await p.context.close();
   });
 });
