@@ -128,16 +128,18 @@ describe('search', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
-  test('on a phone the suggestions are on screen, in light and dark', async () => {
+  test('on a phone the suggestions are on screen and whole, a person\'s name with their email, in light and dark', async () => {
     const p = await person(`#narrow/channel/${designId}-design`, { width: 390, height: 844 });
     await p.page.getByRole('heading', { name: '#design' }).waitFor();
     await box(p.page).click();
     await box(p.page).press('End');
-    await box(p.page).pressSequentially('s');
+    await box(p.page).pressSequentially('sender:');
     const list = p.page.getByRole('listbox', { name: 'Suggestions' });
-    await list.getByRole('option').first().waitFor();
+    await list.getByRole('option', { name: `sender:${alice.email} Messages sent by Alice` }).waitFor();
     const b = (await list.boundingBox())!;
     assert.ok(b.x >= 0 && b.x + b.width <= 390, `suggestions at ${JSON.stringify(b)}`);
+    const cut = await list.getByRole('option').evaluateAll((options) => options.filter((o) => o.scrollWidth > o.clientWidth).map((o) => o.textContent));
+    assert.deepEqual(cut, []);
     for (const theme of ['light', 'dark']) {
       await p.page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
       if (process.env.PARLEY_BROWSER_SHOTS) await p.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/search-suggestions-phone-${theme}.png` });
