@@ -197,20 +197,24 @@ describe('the web client', { skip: skip ?? false }, () => {
 
   test('search finds a message and highlights the match', async () => {
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'colors', content: 'The teal palette is final' }, aliceAccount);
-    const search = bob.page.getByRole('searchbox', { name: 'Search', exact: true });
+    // Its own login (it used the state of earlier tests).
+    const { page, context } = await logIn(env, bobAccount.email, pw('Bob'));
+    const search = page.getByRole('searchbox', { name: 'Search', exact: true });
     await search.fill('palette');
     await search.press('Enter');
-    const hit = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The teal palette is final' });
+    const hit = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The teal palette is final' });
     await hit.waitFor();
     // The match is marked in the rendered content the search answered with.
     assert.match(await hit.innerHTML(), /<span class="highlight">palette<\/span>/);
-    assert.match(bob.page.url(), /#narrow\/search\/palette/);
-    assert.equal(await bob.page.getByRole('main').getByRole('article').count(), 1);
+    assert.match(page.url(), /#narrow\/search\/palette/);
+    assert.equal(await page.getByRole('main').getByRole('article').count(), 1);
     // Results are not a conversation: no "beginning of the conversation" above them.
-    assert.equal(await bob.page.getByText('This is the beginning of the conversation.').count(), 0);
+    assert.equal(await page.getByText('This is the beginning of the conversation.').count(), 0);
     // Back returns to the previous narrow.
-    await bob.page.goBack();
-    await bob.page.waitForURL((u) => !u.hash.includes('search'));
+    await page.goBack();
+    await page.waitForURL((u) => !u.hash.includes('search'));
+    await page.getByRole('heading', { name: 'All messages' }).waitFor();
+    await context.close();
   });
 
   test('a search for a sender typed by name finds their messages (it led to All messages, the query gone)', async () => {
@@ -228,12 +232,12 @@ describe('the web client', { skip: skip ?? false }, () => {
   });
 
   test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
-    const page = bob.page;
+    const { page, context } = await logIn(env, bobAccount.email, pw('Bob'));
     const search = page.getByRole('searchbox', { name: 'Search', exact: true });
     await search.fill('xylophone');
     await search.press('Enter');
     await page.getByRole('main').getByText('No messages match this search.').waitFor();
-    await page.goBack();
+    await context.close();
     const dana = await env.server.createUser('Dana');
     const fresh = await logIn(env, dana.email, dana.password!, undefined, '#narrow/is/starred');
     await fresh.page.getByRole('main').getByText(/^No starred messages\. Star a message from its actions menu/).waitFor();
