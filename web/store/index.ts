@@ -24,7 +24,10 @@ export class Store {
   readonly settings = new SettingsStore();
   readonly users = new UserStore();
   readonly streams = new StreamStore(() => this.me);
-  readonly messages = new MessageStore(() => this.me);
+  readonly messages = new MessageStore(
+    () => this.me,
+    () => this.settings.realm.value.allow_edit_history !== false,
+  );
   readonly unread = new UnreadStore(() => this.me, { rules: this.streams.muteRules });
   readonly typing = new TypingStore();
   readonly drafts = new DraftStore();

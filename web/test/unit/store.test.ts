@@ -194,11 +194,21 @@ test("a message's mark: moved while only its topic or stream changed, edited onc
   s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], rendered_content: '<p>x</p>', content: 'x', edit_timestamp: 4, rendering_only: true, flags: [] }]);
   assert.equal(mark(100), null);
   s.apply([{ type: 'update_message', message_id: 100, message_ids: [100, 101], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 5 }]);
-  // 101 came without a history (the organization hides it): any change reads as an edit.
-  assert.deepEqual([mark(100), mark(101)], ['moved', 'edited']);
+  // 101 came without a history, as the server sends a message never edited: the move is all of it
+  // (it read "edited" until the page was loaded again).
+  assert.deepEqual([mark(100), mark(101)], ['moved', 'moved']);
   assert.deepEqual(s.messages.byId.get(100)!.edit_history, [{ timestamp: 5, prev_topic: 'lunch' }]);
   s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], rendered_content: '<p>y</p>', content: 'y', orig_content: 'x', edit_timestamp: 6, rendering_only: false, flags: [] }]);
   assert.equal(mark(100), 'edited');
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101], rendered_content: '<p>z</p>', content: 'z', orig_content: 'x', edit_timestamp: 7, rendering_only: false, flags: [] }]);
+  assert.equal(mark(101), 'edited');
+});
+
+test("where the organization hides edit history, messages come without it, and any change to one reads as an edit", () => {
+  const s = loaded({ realm_allow_edit_history: false });
+  s.addFetched([streamMessage(101), streamMessage(102, { last_edit_timestamp: 3 })]);
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101, 102], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 5 }]);
+  assert.deepEqual([101, 102].map((id) => editMark(s.messages.byId.get(id)!)), ['edited', 'edited']);
 });
 
 test('reactions add and remove once per user and emoji', () => {
