@@ -6,6 +6,7 @@ import { compose, selectedId, view, drawer, dismissNotice } from './state.ts';
 import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, userByName, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
+import type { TopicMove } from '../store/index.ts';
 import { composeTarget } from './Compose.tsx';
 import { readSettingsHash } from './settings/route.ts';
 
@@ -125,6 +126,29 @@ export function readHash(): void {
   if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
   const stream = narrow.find((t) => t.operator === 'stream');
   if (stream && typeof stream.operand === 'number' && unknownStreamName(narrow) === null) void client.loadTopics(stream.operand).catch(() => undefined);
+}
+
+/**
+ * A topic moved on (as a whole, or from a message on) takes along what was going on in it here:
+ * the view of it goes to the topic's new place, with the same message selected, and a message
+ * being written to it is addressed there (it would have gone to the old one, now left behind).
+ */
+export function followTopicMove(move: TopicMove): void {
+  const sameTopic = (stream: unknown, topic: unknown) => Number(stream) === move.fromStream && String(topic).toLowerCase() === move.fromTopic.toLowerCase();
+  const c = compose.value;
+  if (c?.type === 'stream' && sameTopic(c.streamId, c.topic)) compose.value = { ...c, streamId: move.toStream, topic: move.toTopic };
+  const v = view.value;
+  if (v.kind !== 'narrow' || v.narrow.length !== 2) return;
+  const stream = v.narrow.find((t) => t.operator === 'stream' && !t.negated);
+  const topic = v.narrow.find((t) => t.operator === 'topic' && !t.negated);
+  if (!stream || !topic || !sameTopic(stream.operand, topic.operand)) return;
+  const narrow: Narrow = [
+    { operator: 'stream', operand: move.toStream },
+    { operator: 'topic', operand: move.toTopic },
+  ];
+  const selected = selectedId.value;
+  // In place of the old topic's entry: going back to it would show an empty topic.
+  location.replace(hashFor(selected === null ? narrow : [...narrow, { operator: 'near', operand: selected }]));
 }
 
 /** The narrow the URL asks for (null for other views), to fetch its messages while the app renders. */

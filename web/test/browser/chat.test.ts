@@ -536,6 +536,28 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test('a topic moved while open follows to its new name, with the message being written addressed there', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'launch plan', content: 'Launch on Monday?' }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/launch%20plan`);
+    await p.page.getByRole('article').filter({ hasText: 'Launch on Monday?' }).waitFor();
+    await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await p.page.getByRole('textbox', { name: 'Message' }).fill('Tuesday suits me');
+    const historyLength = await p.page.evaluate(() => history.length);
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { topic: 'launch date', propagate_mode: 'change_all' }, aliceAccount);
+    // The view follows (it was left on the old topic, empty), and so does compose.
+    await p.page.getByRole('heading', { name: '#design > launch date' }).waitFor();
+    await p.page.getByRole('article').filter({ hasText: 'Launch on Monday?' }).waitFor();
+    assert.equal(await p.page.getByRole('textbox', { name: 'Topic' }).inputValue(), 'launch date');
+    await p.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await p.page.getByRole('article').filter({ hasText: 'Tuesday suits me' }).waitFor();
+    const sent = (await env.server.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'sender', operand: bobAccount.id }]) }, bobAccount)).messages as { subject: string; content: string }[];
+    assert.equal(sent[0]?.subject, 'launch date');
+    // In place of the old topic in the history: Back does not lead to it, empty.
+    assert.equal(await p.page.evaluate(() => history.length), historyLength);
+    await p.context.close();
+  });
+
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
