@@ -124,7 +124,7 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
       s.unread.applyMove(ids, newStream, newTopic);
       if (typeof e.stream_id === 'number' && ids.length) {
         const move = { fromStream: e.stream_id, fromTopic: String(e.orig_subject ?? ''), toStream: newStream ?? e.stream_id, toTopic: newTopic ?? String(e.orig_subject ?? '') };
-        s.streams.applyMoveTopic(move.fromStream, move.toStream, move.fromTopic, move.toTopic, Math.max(...ids));
+        s.streams.applyMoveTopic(move.fromStream, move.toStream, move.fromTopic, move.toTopic, Math.max(...ids), e.propagate_mode === 'change_all');
         if (e.propagate_mode === 'change_all' || e.propagate_mode === 'change_later') s.onTopicMoved?.(move);
       }
     }

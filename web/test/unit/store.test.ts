@@ -342,3 +342,17 @@ test('who is in a user group: its members and, through its subgroups, theirs; me
   assert.deepEqual([5, 6, 7].map((id) => s.admin.inGroup(id, ME)), [false, true, true]);
   assert.equal(s.admin.inGroup(7, BOB), true);
 });
+
+test("a topic keeps its place in the stream's topics while messages stay in it: moving one message or the later ones leaves it", () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100), streamMessage(101), streamMessage(102)]);
+  const topics = (id: number) => s.streams.topics.value.get(id)?.map((t) => t.name) ?? [];
+  assert.deepEqual(topics(1), ['lunch']);
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_one', edit_timestamp: 5 }]);
+  assert.deepEqual(topics(1).sort(), ['dinner', 'lunch']);
+  s.apply([{ type: 'update_message', message_id: 102, message_ids: [102], stream_id: 1, new_stream_id: 2, orig_subject: 'lunch', subject: 'lunch', propagate_mode: 'change_later', edit_timestamp: 6 }]);
+  assert.deepEqual(topics(1).sort(), ['dinner', 'lunch']);
+  assert.ok(topics(2).includes('lunch'));
+  s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 7 }]);
+  assert.deepEqual(topics(1), ['dinner']);
+});
