@@ -5,7 +5,7 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, logIn, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -112,6 +112,7 @@ describe('search', { skip: skip ?? false }, () => {
     for (let i = 0; i <= design; i++) await box(p.page).press('ArrowDown');
     assert.equal(await list.getByRole('option', { selected: true }).innerText(), await list.getByRole('option').nth(design).innerText());
     assert.equal(await box(p.page).getAttribute('aria-activedescendant'), `suggest-search-${design}`);
+    assert.deepEqual(await axeViolations(p.page), []);
     await box(p.page).press('Enter');
     await p.page.getByRole('heading', { name: '#design', exact: true }).waitFor();
     // A person by name: their messages.
