@@ -245,14 +245,13 @@ describe('the web client', { skip: skip ?? false }, () => {
   });
 
   test('a link to a stream that is not there says so in words, with the way to the streams there are', async () => {
-    const page = bob.page;
-    await page.goto(`${env.url}/#narrow/stream/old-name/topic/plans`);
+    const { page, context } = await logIn(env, bobAccount.email, pw('Bob'), undefined, '#narrow/stream/old-name/topic/plans');
     const alert = page.getByRole('main').getByRole('alert');
     await alert.filter({ hasText: 'There is no stream named “old-name” that you can see' }).waitFor();
     assert.doesNotMatch(await alert.innerText(), /Invalid narrow/);
     await alert.getByRole('link', { name: 'Browse streams' }).click();
     await page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
-    await page.keyboard.press('Escape');
+    await context.close();
   });
 
   test('a link to a stream ID that is not there, opened at login, says so as soon as the streams are known', async () => {
@@ -638,9 +637,11 @@ describe('the web client', { skip: skip ?? false }, () => {
   });
 
   test('the user list marks which one is you', async () => {
-    const users = alice.page.getByRole('complementary', { name: 'Users' });
+    const { page, context } = await logIn(env, aliceAccount.email, pw('Alice'));
+    const users = page.getByRole('complementary', { name: 'Users' });
     assert.match(await users.getByRole('button', { name: /^A?Alice/ }).innerText(), /Alice \(you\)/);
     assert.doesNotMatch(await users.getByRole('button', { name: /^B?Bob/ }).innerText(), /\(you\)/);
+    await context.close();
   });
 
   test('on a phone the sidebars are drawers behind named buttons', async () => {
