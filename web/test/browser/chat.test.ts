@@ -231,6 +231,31 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test('only a conversation says where it begins: a topic or a direct message conversation, not Starred, Mentions or All messages', async () => {
+    const carl = await env.server.createUser('Carl');
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'design' }] }, carl);
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'beginnings', content: `Starred by @**Carl|${carl.id}**` }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [carl.id], content: 'Hello Carl' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages/flags', { messages: [id], op: 'add', flag: 'starred' }, carl);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const p = await logIn(env, carl.email, carl.password!, undefined, '#narrow/is/starred');
+    const beginning = p.page.getByRole('main').getByText('This is the beginning of the conversation.');
+    for (const [hash, heading, shown] of [
+      ['#narrow/is/starred', 'Starred messages', false],
+      ['#narrow/is/mentioned', 'Mentions', false],
+      ['#feed', 'All messages', false],
+      [`#narrow/channel/${stream_id}-design/topic/beginnings`, '#design > beginnings', true],
+      [`#narrow/dm/${aliceAccount.id}-Alice`, 'Direct messages with Alice', true],
+    ] as const) {
+      await p.page.evaluate((h) => (location.hash = h), hash);
+      await p.page.getByRole('heading', { name: heading }).waitFor();
+      await p.page.getByRole('main').getByRole('article').first().waitFor();
+      if (shown) await beginning.waitFor();
+      else assert.equal(await beginning.count(), 0, heading);
+    }
+    await p.context.close();
+  });
+
   test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
     const { page, context } = await logIn(env, bobAccount.email, pw('Bob'));
     const search = page.getByRole('searchbox', { name: 'Search', exact: true });
