@@ -18,8 +18,8 @@
 //   matchRank(query, candidate) -> 0 (prefix of the whole or a word) | 1 (substring) | -1 (none)
 //   searchSuggestions(text, data: SearchData, limit = 8) -> SearchSuggestion[]   the search box: for its
 //     last word, operators (`stream:`, `sender:`), whole terms (`has:link`, `is:starred`), streams
-//     (`stream:design`) and people (`sender:alice@x.com`); after an operator, its operands (a
-//     `topic:` takes the topics of the stream the text names). Each says what it finds (`detail`).
+//     (`stream:design`), people (`sender:alice@x.com`) and the topics of the stream the text names;
+//     after an operator, its operands. Each says what it finds (`detail`).
 
 import { canonicalOperator, describeNarrow, parseSearch, quoteOperand, type NarrowLookups } from './narrow.ts';
 
@@ -360,6 +360,19 @@ export function searchSuggestions(text: string, data: SearchData, limit = 8): Se
     for (const v of SEARCH_VALUES[operator] ?? []) if (v.startsWith(query.toLowerCase())) term(negated, operator, v, v);
   };
 
+  // The topics of the stream the text names (`stream:design topic:lau`, or `stream:design lau`).
+  const topics = (negated: string, query: string, prefixOnly = false) => {
+    const terms = parseSearch(before, data.lookups);
+    const streamTerm = terms.find((t) => t.operator === 'stream' && !t.negated && /^\d+$/.test(t.operand));
+    // Once a topic is named, another would find nothing.
+    if (!streamTerm || terms.some((t) => t.operator === 'topic' && !t.negated)) return;
+    for (const topic of matchTopics(query, data.topics?.(Number(streamTerm.operand)) ?? [], limit)) {
+      if (prefixOnly && matchRank(query, topic) !== 0) continue;
+      const label = `${negated}topic:${quoteOperand(topic)}`;
+      out.push({ label, detail: describeNarrow([streamTerm, { operator: 'topic', operand: topic }], data.lookups), text: `${before}${label} `, complete: true });
+    }
+  };
+
   const op = /^(-?)([^:]+):(.*)$/.exec(word);
   if (op) {
     const [, negated, typed, query] = op as unknown as [string, string, string, string];
@@ -367,15 +380,7 @@ export function searchSuggestions(text: string, data: SearchData, limit = 8): Se
     if (operator === 'stream') stream(negated, query);
     else if (operator === 'sender' || operator === 'dm' || operator === 'dm-including') people(negated, operator, query);
     else if (operator === 'is' || operator === 'has') values(negated, operator, query);
-    else if (operator === 'topic') {
-      const streamTerm = parseSearch(before, data.lookups).find((t) => t.operator === 'stream' && !t.negated && /^\d+$/.test(t.operand));
-      if (streamTerm) {
-        for (const topic of matchTopics(query, data.topics?.(Number(streamTerm.operand)) ?? [], limit)) {
-          const label = `${negated}topic:${quoteOperand(topic)}`;
-          out.push({ label, detail: describeNarrow([streamTerm, { operator: 'topic', operand: topic }], data.lookups), text: `${before}${label} `, complete: true });
-        }
-      }
-    }
+    else if (operator === 'topic') topics(negated, query);
     return out.slice(0, limit);
   }
   const negated = word.startsWith('-') ? '-' : '';
@@ -385,6 +390,7 @@ export function searchSuggestions(text: string, data: SearchData, limit = 8): Se
     if (name.startsWith(q)) out.push({ label: `${negated}${name}:`, detail, text: `${before}${negated}${name}:`, complete: false });
   }
   for (const operator of ['is', 'has']) if (q.length >= 2) values(negated, operator, query);
+  topics(negated, query, true);
   stream(negated, query, true);
   if (!negated) people('', 'sender', query, true);
   return out.slice(0, limit);

@@ -129,6 +129,18 @@ describe('search', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test("in a stream's search, a word suggests the stream's topics it starts, which narrow to the topic", async () => {
+    const p = await person(`#narrow/channel/${designId}-design`);
+    await p.page.getByRole('heading', { name: '#design' }).waitFor();
+    await box(p.page).click();
+    await box(p.page).press('End');
+    await box(p.page).pressSequentially('fon');
+    const option = p.page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option', { name: 'topic:fonts #design > fonts' });
+    await option.click();
+    await p.page.getByRole('heading', { name: '#design > fonts' }).waitFor();
+    await p.context.close();
+  });
+
   test('on a phone the suggestions are on screen and whole, a person\'s name with their email, in light and dark', async () => {
     const p = await person(`#narrow/channel/${designId}-design`, { width: 390, height: 844 });
     await p.page.getByRole('heading', { name: '#design' }).waitFor();

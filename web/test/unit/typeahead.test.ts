@@ -153,6 +153,12 @@ test('searchSuggestions: for the last word, operators, whole terms, streams and 
   // A topic of the stream the text names.
   assert.deepEqual(labels('stream:general topic:lun'), [['topic:"lunch plans"', '#general > lunch plans']]);
   assert.deepEqual(labels('topic:lun'), []);
+  // A word in a stream's search: the topics it starts, before the streams and people.
+  assert.deepEqual(labels('stream:general de'), [
+    ['topic:deploys', '#general > deploys'],
+    ['stream:"design team"', '#design team'],
+  ]);
+  assert.deepEqual(labels('stream:general topic:deploys de'), [['stream:"design team"', '#design team']]);
   // An operator to go on from is not a whole term: its text waits for the operand.
   assert.deepEqual(searchSuggestions('stream:general to', search)[0], { label: 'topic:', detail: 'Messages in a topic', text: 'stream:general topic:', complete: false });
   assert.deepEqual(labels('"quoted phr'), []);
