@@ -389,8 +389,9 @@ export function searchSuggestions(text: string, data: SearchData, limit = 8): Se
   for (const [name, detail] of SEARCH_OPERATORS) {
     if (name.startsWith(q)) out.push({ label: `${negated}${name}:`, detail, text: `${before}${negated}${name}:`, complete: false });
   }
-  for (const operator of ['is', 'has']) if (q.length >= 2) values(negated, operator, query);
+  // In a stream's search its topics matter most, after the operators the word may start.
   topics(negated, query, true);
+  for (const operator of ['is', 'has']) if (q.length >= 2) values(negated, operator, query);
   stream(negated, query, true);
   if (!negated) people('', 'sender', query, true);
   return out.slice(0, limit);

@@ -126,7 +126,7 @@ test('compose field matchers', () => {
 
 test('searchSuggestions: for the last word, operators, whole terms, streams and people, each saying what it finds', () => {
   const lookups = makeLookups(data.streams!, users, 2);
-  const search: SearchData = { streams: data.streams!, users, lookups, topics: (id) => (id === 20 ? ['lunch plans', 'deploys'] : []) };
+  const search: SearchData = { streams: data.streams!, users, lookups, topics: (id) => (id === 20 ? ['lunch plans', 'deploys', 'links to share'] : []) };
   const labels = (text: string) => searchSuggestions(text, search).map((s) => [s.label, s.detail]);
   assert.deepEqual(labels(''), []);
   assert.deepEqual(labels('pizza '), []);
@@ -159,6 +159,11 @@ test('searchSuggestions: for the last word, operators, whole terms, streams and 
     ['stream:"design team"', '#design team'],
   ]);
   assert.deepEqual(labels('stream:general topic:deploys de'), [['stream:"design team"', '#design team']]);
+  // The stream's topics before the terms the word starts.
+  assert.deepEqual(labels('stream:general lin'), [
+    ['topic:"links to share"', '#general > links to share'],
+    ['has:link', 'Messages with links'],
+  ]);
   // An operator to go on from is not a whole term: its text waits for the operand.
   assert.deepEqual(searchSuggestions('stream:general to', search)[0], { label: 'topic:', detail: 'Messages in a topic', text: 'stream:general topic:', complete: false });
   assert.deepEqual(labels('"quoted phr'), []);
