@@ -1,4 +1,5 @@
-// Compose typeahead: which token the cursor is in, ranked suggestions, and the markup to insert.
+// Typeahead: compose's (which token the cursor is in, ranked suggestions, the markup to insert)
+// and the search box's (terms for its last word).
 //
 // Interface (pure; plain arrays in, plain values out):
 //   activeToken(text, cursor) -> TypeaheadToken | undefined
