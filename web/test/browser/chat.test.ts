@@ -661,6 +661,15 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test("on a desk the header's buttons keep to its right edge, above the users list", async () => {
+    const { page, context } = await logIn(env, aliceAccount.email, pw('Alice'));
+    const header = (await page.getByRole('banner').boundingBox())!;
+    const menu = (await page.getByRole('button', { name: 'Personal menu' }).boundingBox())!;
+    const users = (await page.getByRole('complementary', { name: 'Users' }).boundingBox())!;
+    assert.ok(header.x + header.width - (menu.x + menu.width) <= 16 && menu.x >= users.x, `menu at ${JSON.stringify(menu)}, users at ${users.x}`);
+    await context.close();
+  });
+
   test('the user list marks which one is you', async () => {
     const { page, context } = await logIn(env, aliceAccount.email, pw('Alice'));
     const users = page.getByRole('complementary', { name: 'Users' });
