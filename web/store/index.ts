@@ -20,6 +20,9 @@ export interface TopicMove {
   fromTopic: string;
   toStream: number;
   toTopic: string;
+  /** All of the topic moved (change_all), or the messages from one on (change_later). */
+  whole: boolean;
+  messageIds: number[];
 }
 
 export interface RecentDm {
@@ -123,8 +126,9 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
       const newStream = typeof e.new_stream_id === 'number' ? e.new_stream_id : undefined;
       s.unread.applyMove(ids, newStream, newTopic);
       if (typeof e.stream_id === 'number' && ids.length) {
-        const move = { fromStream: e.stream_id, fromTopic: String(e.orig_subject ?? ''), toStream: newStream ?? e.stream_id, toTopic: newTopic ?? String(e.orig_subject ?? '') };
-        s.streams.applyMoveTopic(move.fromStream, move.toStream, move.fromTopic, move.toTopic, Math.max(...ids), e.propagate_mode === 'change_all');
+        const whole = e.propagate_mode === 'change_all';
+        const move = { fromStream: e.stream_id, fromTopic: String(e.orig_subject ?? ''), toStream: newStream ?? e.stream_id, toTopic: newTopic ?? String(e.orig_subject ?? ''), whole, messageIds: ids };
+        s.streams.applyMoveTopic(move.fromStream, move.toStream, move.fromTopic, move.toTopic, Math.max(...ids), whole);
         if (e.propagate_mode === 'change_all' || e.propagate_mode === 'change_later') s.onTopicMoved?.(move);
       }
     }

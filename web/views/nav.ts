@@ -129,9 +129,10 @@ export function readHash(): void {
 }
 
 /**
- * A topic moved on (as a whole, or from a message on) takes along what was going on in it here:
- * the view of it goes to the topic's new place, with the same message selected, and a message
- * being written to it is addressed there (it would have gone to the old one, now left behind).
+ * A topic moved on (as a whole, or from a message on) takes along what was going on in it here,
+ * as in the reference web app: a message being written to it is addressed to the new place (it
+ * would have gone to the old one, left behind), and the view of it goes there with the same
+ * message selected, when that message moved (all of the topic did, or the selected one).
  */
 export function followTopicMove(move: TopicMove): void {
   const sameTopic = (stream: unknown, topic: unknown) => Number(stream) === move.fromStream && String(topic).toLowerCase() === move.fromTopic.toLowerCase();
@@ -142,11 +143,12 @@ export function followTopicMove(move: TopicMove): void {
   const stream = v.narrow.find((t) => t.operator === 'stream' && !t.negated);
   const topic = v.narrow.find((t) => t.operator === 'topic' && !t.negated);
   if (!stream || !topic || !sameTopic(stream.operand, topic.operand)) return;
+  const selected = selectedId.value;
+  if (!move.whole && (selected === null || !move.messageIds.includes(selected))) return;
   const narrow: Narrow = [
     { operator: 'stream', operand: move.toStream },
     { operator: 'topic', operand: move.toTopic },
   ];
-  const selected = selectedId.value;
   // In place of the old topic's entry: going back to it would show an empty topic.
   location.replace(hashFor(selected === null ? narrow : [...narrow, { operator: 'near', operand: selected }]));
 }

@@ -582,6 +582,27 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test('a topic moved from a later message on leaves the view where it is, unless the selected message went with it', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const send = async (content: string) => (await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'split plan', content }, aliceAccount)).id as number;
+    const first = await send('First part of the plan');
+    const second = await send('Second part of the plan');
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/split%20plan`);
+    const selected = () => p.page.locator('article.message.selected .rendered').textContent({ timeout: 1000 }).catch(() => null);
+    await until('the first message to be selected', async () => {
+      await p.page.getByText('First part of the plan', { exact: true }).click();
+      return (await selected())?.trim() === 'First part of the plan';
+    });
+    await env.server.ok('PATCH', `/api/v1/messages/${second}`, { topic: 'split plan, part two', propagate_mode: 'change_later' }, aliceAccount);
+    await p.page.getByRole('article').filter({ hasText: 'Second part of the plan' }).waitFor({ state: 'detached' });
+    assert.equal(await p.page.getByRole('heading', { name: '#design > split plan' }).count(), 1);
+    // The selected message moving takes the view along.
+    await env.server.ok('PATCH', `/api/v1/messages/${first}`, { topic: 'split plan, part one', propagate_mode: 'change_later' }, aliceAccount);
+    await p.page.getByRole('heading', { name: '#design > split plan, part one' }).waitFor();
+    await until('the moved message to stay selected', async () => (await selected())?.trim() === 'First part of the plan');
+    await p.context.close();
+  });
+
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
