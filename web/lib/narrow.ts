@@ -10,6 +10,7 @@
 //     ({stream_id, name}[], {user_id, email, full_name}[]); or implement NarrowLookups over a store
 //   parseSearch(text, lookups) -> NarrowTerm[]     `stream:general topic:"lunch time" -is:starred pizza`
 //   unparseSearch(terms, lookups) -> string        back to search box text (quotes where needed)
+//   quoteOperand(operand) -> string                an operand as the search box takes it (`"design team"`)
 //   describeNarrow(terms, lookups) -> string       page heading: "#general > lunch", "Starred messages",
 //                                                  "Search results for …"
 //   narrowToHash(terms, lookups) -> string         "#narrow/channel/5-general/topic/lunch"; [] -> "#feed"
@@ -230,7 +231,7 @@ export function parseSearch(text: string, lookups: NarrowLookups): NarrowTerm[] 
   return terms;
 }
 
-function quoteOperand(operand: string): string {
+export function quoteOperand(operand: string): string {
   if (operand !== '' && !/[\s"\\]/.test(operand)) return operand;
   return `"${operand.replace(/[\\"]/g, (c) => '\\' + c)}"`;
 }

@@ -1,4 +1,5 @@
-// Compose typeahead: which token the cursor is in, ranked suggestions, and the markup to insert.
+// Typeahead: compose's (which token the cursor is in, ranked suggestions, the markup to insert)
+// and the search box's (terms for its last word).
 //
 // Interface (pure; plain arrays in, plain values out):
 //   activeToken(text, cursor) -> TypeaheadToken | undefined
@@ -16,6 +17,12 @@
 //   matchStreams(query, streams, { recentStreamIds?, limit? }) -> TypeaheadStream[]   compose "Stream"
 //   matchTopics(query, topics, limit?) -> string[]   compose "Topic" (topics most recent first)
 //   matchRank(query, candidate) -> 0 (prefix of the whole or a word) | 1 (substring) | -1 (none)
+//   searchSuggestions(text, data: SearchData, limit = 8) -> SearchSuggestion[]   the search box: for its
+//     last word, operators (`stream:`, `sender:`), whole terms (`has:link`, `is:starred`), streams
+//     (`stream:design`), people (`sender:alice@x.com`) and the topics of the stream the text names;
+//     after an operator, its operands. Each says what it finds (`detail`).
+
+import { canonicalOperator, describeNarrow, parseSearch, quoteOperand, type NarrowLookups } from './narrow.ts';
 
 export interface TypeaheadUser {
   user_id: number;
@@ -293,4 +300,100 @@ export function applySuggestion(text: string, token: TypeaheadToken, suggestion:
   const after = text.slice(token.end);
   if (insert.endsWith(' ') && /^\s/.test(after)) insert = insert.slice(0, -1);
   return { text: text.slice(0, token.start) + insert + after, cursor: token.start + insert.length + (insert === suggestion.markup ? 0 : 1) };
+}
+
+// ---- the search box ----
+
+export interface SearchData {
+  streams: readonly TypeaheadStream[];
+  users: readonly TypeaheadUser[];
+  /** A stream's topic names, most recent first. */
+  topics?: ((streamId: number) => readonly string[]) | undefined;
+  recentUserIds?: readonly number[] | undefined;
+  /** To read the text before the last word and to say what each suggestion finds. */
+  lookups: NarrowLookups;
+}
+
+export interface SearchSuggestion {
+  /** The term as it goes into the box: `stream:design`, `has:link`, or an operator to go on from, `sender:`. */
+  label: string;
+  /** What it finds: "#design", "Messages with links". */
+  detail: string;
+  /** The box's text with the suggestion in place of its last word. */
+  text: string;
+  /** A whole term (picking it searches), or an operator whose operand is still to type. */
+  complete: boolean;
+}
+
+const SEARCH_OPERATORS: [string, string][] = [
+  ['stream', 'Messages in a stream'],
+  ['topic', 'Messages in a topic'],
+  ['sender', 'Messages sent by someone'],
+  ['dm', 'Direct messages with someone'],
+  ['has', 'Messages with links, images, attachments or reactions'],
+  ['is', 'Starred, mentions, unread, direct messages…'],
+];
+const SEARCH_VALUES: Record<string, string[]> = {
+  is: ['starred', 'mentioned', 'unread', 'dm', 'resolved', 'followed', 'alerted'],
+  has: ['link', 'image', 'attachment', 'reaction'],
+};
+
+export function searchSuggestions(text: string, data: SearchData, limit = 8): SearchSuggestion[] {
+  const start = /\S*$/.exec(text)!.index;
+  const word = text.slice(start);
+  // A quoted phrase is searched as it is typed.
+  if (word === '' || word === '-' || word.includes('"')) return [];
+  const before = text.slice(0, start);
+  const out: SearchSuggestion[] = [];
+  const term = (negated: string, operator: string, operand: string, shown: string) => {
+    const detail = describeNarrow([{ operator, operand }], data.lookups);
+    const label = `${negated}${operator}:${quoteOperand(shown)}`;
+    out.push({ label, detail: negated ? `Leaving out ${detail.charAt(0).toLowerCase()}${detail.slice(1)}` : detail, text: `${before}${label} `, complete: true });
+  };
+  // A word alone suggests only the streams and people it starts a word of (one letter is in most names).
+  const stream = (negated: string, query: string, prefixOnly = false) => {
+    for (const s of matchStreams(query, data.streams, { limit })) if (!prefixOnly || matchRank(query, s.name) === 0) term(negated, 'stream', String(s.stream_id), s.name);
+  };
+  const people = (negated: string, operator: string, query: string, prefixOnly = false) => {
+    for (const u of matchUsers(query, data.users, { recentUserIds: data.recentUserIds, limit })) if (!prefixOnly || matchRank(query, u.full_name) === 0 || matchRank(query, u.email) === 0) term(negated, operator, u.email, u.email);
+  };
+  const values = (negated: string, operator: string, query: string) => {
+    for (const v of SEARCH_VALUES[operator] ?? []) if (v.startsWith(query.toLowerCase())) term(negated, operator, v, v);
+  };
+
+  // The topics of the stream the text names (`stream:design topic:lau`, or `stream:design lau`).
+  const topics = (negated: string, query: string, prefixOnly = false) => {
+    const terms = parseSearch(before, data.lookups);
+    const streamTerm = terms.find((t) => t.operator === 'stream' && !t.negated && /^\d+$/.test(t.operand));
+    // Once a topic is named, another would find nothing.
+    if (!streamTerm || terms.some((t) => t.operator === 'topic' && !t.negated)) return;
+    for (const topic of matchTopics(query, data.topics?.(Number(streamTerm.operand)) ?? [], limit)) {
+      if (prefixOnly && matchRank(query, topic) !== 0) continue;
+      const label = `${negated}topic:${quoteOperand(topic)}`;
+      out.push({ label, detail: describeNarrow([streamTerm, { operator: 'topic', operand: topic }], data.lookups), text: `${before}${label} `, complete: true });
+    }
+  };
+
+  const op = /^(-?)([^:]+):(.*)$/.exec(word);
+  if (op) {
+    const [, negated, typed, query] = op as unknown as [string, string, string, string];
+    const operator = canonicalOperator(typed);
+    if (operator === 'stream') stream(negated, query);
+    else if (operator === 'sender' || operator === 'dm' || operator === 'dm-including') people(negated, operator, query);
+    else if (operator === 'is' || operator === 'has') values(negated, operator, query);
+    else if (operator === 'topic') topics(negated, query);
+    return out.slice(0, limit);
+  }
+  const negated = word.startsWith('-') ? '-' : '';
+  const query = word.slice(negated.length);
+  const q = query.toLowerCase();
+  for (const [name, detail] of SEARCH_OPERATORS) {
+    if (name.startsWith(q)) out.push({ label: `${negated}${name}:`, detail, text: `${before}${negated}${name}:`, complete: false });
+  }
+  // In a stream's search its topics matter most, after the operators the word may start.
+  topics(negated, query, true);
+  for (const operator of ['is', 'has']) if (q.length >= 2) values(negated, operator, query);
+  stream(negated, query, true);
+  if (!negated) people('', 'sender', query, true);
+  return out.slice(0, limit);
 }

@@ -14,6 +14,17 @@ import { AdminStore } from './settings-admin.ts';
 
 export type Event = Record<string, unknown> & { type: string };
 
+/** A topic moved from here on or as a whole (the reference's propagate modes change_later and change_all). */
+export interface TopicMove {
+  fromStream: number;
+  fromTopic: string;
+  toStream: number;
+  toTopic: string;
+  /** All of the topic moved (change_all), or the messages from one on (change_later). */
+  whole: boolean;
+  messageIds: number[];
+}
+
 export interface RecentDm {
   key: string;
   userIds: number[];
@@ -24,7 +35,10 @@ export class Store {
   readonly settings = new SettingsStore();
   readonly users = new UserStore();
   readonly streams = new StreamStore(() => this.me);
-  readonly messages = new MessageStore(() => this.me);
+  readonly messages = new MessageStore(
+    () => this.me,
+    () => this.settings.realm.value.allow_edit_history !== false,
+  );
   readonly unread = new UnreadStore(() => this.me, { rules: this.streams.muteRules });
   readonly typing = new TypingStore();
   readonly drafts = new DraftStore();
@@ -35,6 +49,8 @@ export class Store {
   readonly recentDms = signal<RecentDm[]>([]);
   /** Called for every message event after it is applied (notifications hook in here). */
   onMessage: ((m: Message) => void) | null = null;
+  /** Called after a topic moved on (the view and compose follow it). */
+  onTopicMoved: ((move: TopicMove) => void) | null = null;
 
   get me(): number {
     return this.settings.me.value.user_id;
@@ -110,7 +126,10 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
       const newStream = typeof e.new_stream_id === 'number' ? e.new_stream_id : undefined;
       s.unread.applyMove(ids, newStream, newTopic);
       if (typeof e.stream_id === 'number' && ids.length) {
-        s.streams.applyMoveTopic(e.stream_id, newStream ?? e.stream_id, String(e.orig_subject ?? ''), newTopic ?? String(e.orig_subject ?? ''), Math.max(...ids));
+        const whole = e.propagate_mode === 'change_all';
+        const move = { fromStream: e.stream_id, fromTopic: String(e.orig_subject ?? ''), toStream: newStream ?? e.stream_id, toTopic: newTopic ?? String(e.orig_subject ?? ''), whole, messageIds: ids };
+        s.streams.applyMoveTopic(move.fromStream, move.toStream, move.fromTopic, move.toTopic, Math.max(...ids), whole);
+        if (e.propagate_mode === 'change_all' || e.propagate_mode === 'change_later') s.onTopicMoved?.(move);
       }
     }
   },

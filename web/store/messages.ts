@@ -103,7 +103,21 @@ export class MessageStore {
   /** Bumped when any message's content, flags or reactions change. */
   readonly version = signal(0);
 
-  constructor(private readonly me: () => number) {}
+  constructor(
+    private readonly me: () => number,
+    /** The organization's `allow_edit_history`: without it, messages come without their edit history. */
+    private readonly historyShown: () => boolean = () => true,
+  ) {}
+
+  /**
+   * Notes an edit or a move in what the store knows of a message's history (its mark reads it).
+   * A message never edited came without a history, and this change is all of it.
+   */
+  private noteEdit(m: Message, entry: EditHistoryEntry): void {
+    const known = m.edit_history ?? (m.last_edit_timestamp === undefined && this.historyShown() ? [] : undefined);
+    m.last_edit_timestamp = entry.timestamp;
+    if (known) m.edit_history = [entry, ...known];
+  }
 
   list(narrow: Narrow): MessageList {
     const key = narrowKey(narrow);
@@ -160,10 +174,7 @@ export class MessageStore {
         m.content = content;
         delete m.match_content;
         // A rendering-only update (a link preview) is no edit: no mark, no history entry.
-        if (typeof e.edit_timestamp === 'number' && e.rendering_only !== true) {
-          m.last_edit_timestamp = e.edit_timestamp;
-          if (m.edit_history) m.edit_history = [{ timestamp: e.edit_timestamp, prev_content: String(e.orig_content ?? '') }, ...m.edit_history];
-        }
+        if (typeof e.edit_timestamp === 'number' && e.rendering_only !== true) this.noteEdit(m, { timestamp: e.edit_timestamp, prev_content: String(e.orig_content ?? '') });
         if (Array.isArray(e.flags)) m.flags = e.flags as string[];
       });
     }
@@ -178,13 +189,10 @@ export class MessageStore {
           if (typeof e.new_stream_id === 'number') m.stream_id = e.new_stream_id;
           delete m.match_subject;
           if (typeof e.edit_timestamp === 'number') {
-            m.last_edit_timestamp = e.edit_timestamp;
-            if (m.edit_history) {
-              const entry: EditHistoryEntry = { timestamp: e.edit_timestamp };
-              if (typeof e.orig_subject === 'string') entry.prev_topic = e.orig_subject;
-              if (typeof e.new_stream_id === 'number' && typeof e.stream_id === 'number') entry.prev_stream = e.stream_id;
-              m.edit_history = [entry, ...m.edit_history];
-            }
+            const entry: EditHistoryEntry = { timestamp: e.edit_timestamp };
+            if (typeof e.orig_subject === 'string') entry.prev_topic = e.orig_subject;
+            if (typeof e.new_stream_id === 'number' && typeof e.stream_id === 'number') entry.prev_stream = e.stream_id;
+            this.noteEdit(m, entry);
           }
         });
         if (m) touched.push(m);

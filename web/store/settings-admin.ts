@@ -121,6 +121,21 @@ export class AdminStore {
     this.statuses.value = new Map(Object.entries((state.user_status ?? {}) as Record<string, UserStatus>).map(([k, v]) => [Number(k), v]));
   }
 
+  /** Whether the user is in the group, directly or through its subgroups: whom a mention of it reaches. */
+  inGroup(groupId: number, userId: number): boolean {
+    const groups = this.groups.value;
+    const seen = new Set<number>();
+    const queue = [groupId];
+    for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+      const g = groups.get(id);
+      if (!g || seen.has(id)) continue;
+      seen.add(id);
+      if (g.members.includes(userId)) return true;
+      queue.push(...g.direct_subgroup_ids);
+    }
+    return false;
+  }
+
   // --- event applies -------------------------------------------------------------------
 
   applyRealmEmoji(e: Ev): void {

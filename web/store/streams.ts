@@ -160,11 +160,14 @@ export class StreamStore {
     this.userTopics.value = ut;
   }
 
-  applyMoveTopic(fromStream: number, toStream: number, oldTopic: string, newTopic: string, maxId: number): void {
-    const next = new Map(this.topics.value);
-    const from = (next.get(fromStream) ?? []).filter((t) => t.name.toLowerCase() !== oldTopic.toLowerCase());
-    next.set(fromStream, from);
-    this.topics.value = next;
+  /** Messages moved to another topic; the old one goes only when all of it moved (`whole`), else messages stay there. */
+  applyMoveTopic(fromStream: number, toStream: number, oldTopic: string, newTopic: string, maxId: number, whole: boolean): void {
+    if (whole) {
+      const next = new Map(this.topics.value);
+      const from = (next.get(fromStream) ?? []).filter((t) => t.name.toLowerCase() !== oldTopic.toLowerCase());
+      next.set(fromStream, from);
+      this.topics.value = next;
+    }
     this.noteMessage(toStream, newTopic, maxId);
   }
 }

@@ -3,7 +3,7 @@ import { useEffect } from 'preact/hooks';
 import { useComputed } from '@preact/signals';
 import { client, store } from './context.ts';
 import { compose, dialog, drawer, toast, view } from './state.ts';
-import { currentNarrow, narrowTitle, readHash } from './nav.ts';
+import { currentNarrow, followTopicMove, narrowTitle, readHash } from './nav.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { MessageView } from './MessageView.tsx';
@@ -61,6 +61,7 @@ export function App() {
     window.addEventListener('hashchange', readHash);
     const removeKeys = installKeys();
     const removeAlerts = installAlerts();
+    store.onTopicMoved = followTopicMove;
     // Presence: active while the page has focus, reported every minute as the reference does.
     const report = () => void client.reportPresence(document.hasFocus());
     report();
@@ -80,6 +81,7 @@ export function App() {
       clearInterval(clock);
       removeKeys();
       removeAlerts();
+      store.onTopicMoved = null;
     };
   }, []);
 

@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
 import { dialog, showToast, errorText } from './state.ts';
 import { ShortcutsHelp } from './ShortcutsHelp.tsx';
-import { currentNarrow, go } from './nav.ts';
 import { EditHistory } from './EditHistory.tsx';
 import { UserCard } from './UserCard.tsx';
 
@@ -122,15 +121,8 @@ function MoveDialog({ id }: { id: number }) {
     setBusy(true);
     try {
       await client.moveTopic(id, { topic: newTopic !== m!.subject ? newTopic : undefined, streamId: streamId !== m!.stream_id ? streamId : undefined, mode });
+      // The view on the topic follows it by the move's event (followTopicMove), for everyone.
       dialog.value = null;
-      // Looking at the topic that moved whole, the view goes with it (it would be empty otherwise).
-      const here = currentNarrow();
-      if (mode === 'change_all' && here.some((t) => t.operator === 'topic' && String(t.operand).toLowerCase() === m!.subject.toLowerCase())) {
-        go([
-          { operator: 'stream', operand: streamId },
-          { operator: 'topic', operand: newTopic },
-        ]);
-      }
     } catch (err) {
       showToast(`Could not move: ${errorText(err)}`, true);
       setBusy(false);

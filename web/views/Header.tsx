@@ -6,23 +6,40 @@ import { currentNarrow, go, searchNarrow, searchText } from './nav.ts';
 import { Menu } from './Menu.tsx';
 import { MenuIcon, MoonIcon, PeopleIcon, SunIcon } from './icons.tsx';
 import { askNotificationPermission, setSound } from './alerts.ts';
+import { SuggestionList, comboProps, searchBoxSuggestions, suggestionKey, suggestions, type Choice } from './Suggestions.tsx';
 import { notificationPermission } from '../lib/notify.ts';
 import { localImageUrl } from '../lib/images.ts';
 import { canInvite, isAdmin } from './settings/route.ts';
 
 export function Header() {
   const narrow = view.value.kind === 'narrow' ? currentNarrow() : [];
-  const text = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender') ? searchText(narrow) : '';
+  const isSearch = narrow.some((t) => t.operator === 'search' || t.operator === 'has' || t.operator === 'sender');
+  const text = isSearch ? searchText(narrow) : '';
+  // As in the reference web app, a search started in a stream, topic or conversation searches
+  // there: the box starts with that narrow's operators (which the person may remove).
+  const scope = isSearch ? '' : searchText(narrow);
   const [query, setQuery] = useState(text);
   const [menuOpen, setMenuOpen] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => setQuery(text), [text]);
 
+  function search(q: string) {
+    suggestions.value = null;
+    go(q.trim() ? searchNarrow(q.trim()) : []);
+    searchRef.current?.blur();
+  }
+
   function submit(e: Event) {
     e.preventDefault();
-    const q = query.trim();
-    go(q ? searchNarrow(q) : []);
-    searchRef.current?.blur();
+    search(query);
+  }
+
+  function pickSearch(c: Choice) {
+    const { text: picked } = c.apply();
+    setQuery(picked);
+    // A whole term searches; an operator waits for its operand, with the operands suggested.
+    if (c.complete) search(picked);
+    else suggestions.value = searchBoxSuggestions(picked);
   }
 
   const me = store.settings.me.value;
@@ -66,14 +83,28 @@ export function Header() {
           aria-label="Search"
           placeholder="Search"
           value={query}
-          onInput={(e) => setQuery(e.currentTarget.value)}
+          {...comboProps('search')}
+          onFocus={() => {
+            if (!query && scope) setQuery(`${scope} `);
+          }}
+          onBlur={() => {
+            if (suggestions.peek()?.field === 'search') suggestions.value = null;
+            // Left with only the narrow's own operators: nothing was searched.
+            if (scope && query.trim() === scope) setQuery(text);
+          }}
+          onInput={(e) => {
+            setQuery(e.currentTarget.value);
+            suggestions.value = searchBoxSuggestions(e.currentTarget.value);
+          }}
           onKeyDown={(e) => {
+            if (suggestionKey(e, 'search', pickSearch)) return;
             if (e.key === 'Escape') {
               setQuery('');
               e.currentTarget.blur();
             }
           }}
         />
+        <SuggestionList field="search" pick={pickSearch} />
       </form>
       <button type="button" class="icon-button" aria-label={theme.value === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'} onClick={() => setTheme(theme.value === 'dark' ? 'light' : 'dark')}>
         {theme.value === 'dark' ? <SunIcon /> : <MoonIcon />}

@@ -85,8 +85,12 @@ function decorate(el: HTMLElement, asText: boolean): void {
       span.textContent = span.dataset.name;
     }
   }
+  // Mentions that reach you stand out: of you, and of a group you are in.
   for (const mention of el.querySelectorAll<HTMLElement>('.user-mention[data-user-id]')) {
     if (Number(mention.dataset.userId) === store.me) mention.classList.add('user-mention-me');
+  }
+  for (const mention of el.querySelectorAll<HTMLElement>('.user-group-mention[data-user-group-id]')) {
+    mention.classList.toggle('user-mention-me', store.admin.inGroup(Number(mention.dataset.userGroupId), store.me));
   }
   // A table wider than the message scrolls sideways in a box of its own (the keys scroll it once
   // it has the focus), rather than breaking its words letter by letter to fit.
@@ -115,9 +119,11 @@ function onContentClick(e: MouseEvent) {
 function Content({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const asText = textEmoji(store.settings.user.value);
+  // Joining or leaving a group changes which of its mentions are yours.
+  const groups = store.admin.groups.value;
   useLayoutEffect(() => {
     if (ref.current) decorate(ref.current, asText);
-  }, [html, asText]);
+  }, [html, asText, groups]);
   return <div class="content rendered" ref={ref} onClick={onContentClick} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 

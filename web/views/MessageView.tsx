@@ -61,7 +61,7 @@ export function MessageView() {
           Could not load messages: {loadError}
         </p>
       ) : (
-        <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} />
+        <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} conversation={isConversation(narrow)} />
       )}
       <TypingLine />
     </main>
@@ -127,7 +127,12 @@ function MarkReadButton({ list }: { list: MessageList }) {
   );
 }
 
-function ListBody({ list, search }: { list: MessageList; search: boolean }) {
+/** A stream, a topic or a direct message conversation: what has a beginning to show (not All messages, Mentions or a search). */
+function isConversation(narrow: Narrow): boolean {
+  return !narrow.some((t) => t.operator === 'search') && narrow.some((t) => !t.negated && (t.operator === 'stream' || t.operator === 'channel' || t.operator === 'dm'));
+}
+
+function ListBody({ list, search, conversation }: { list: MessageList; search: boolean; conversation: boolean }) {
   void list.version.value;
   void store.messages.version.value;
   const ids = list.ids;
@@ -312,7 +317,7 @@ function ListBody({ list, search }: { list: MessageList; search: boolean }) {
 
   return (
     <div class="scroller" ref={scroller} onScroll={() => void onScroll()}>
-      {!search && list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
+      {conversation && list.foundOldest && start === 0 && list.loaded && ids.length > 0 && <p class="list-edge">This is the beginning of the conversation.</p>}
       {!list.foundOldest && (start === 0 || busy.current) && ids.length > 0 && <p class="list-edge">Loading older messages…</p>}
       {rows}
       {list.loaded && ids.length === 0 && <p class="empty-list">{emptyNarrowText(list.narrow)}</p>}

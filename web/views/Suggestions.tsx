@@ -1,9 +1,11 @@
 // Suggestions under a compose field (@-mentions, #streams and topics, :emoji:, DM recipients,
-// topics), from lib/typeahead.ts over the store. The field keeps focus; arrows move, Enter or
-// Tab picks, Escape closes (aria-activedescendant tells screen readers which one is active).
+// topics) and the search box, from lib/typeahead.ts over the store. The field keeps focus; arrows
+// move, Enter or Tab picks, Escape closes (aria-activedescendant tells screen readers which one is
+// active). The search box's list starts with none active, so Enter searches what was typed.
 import { signal } from '@preact/signals';
 import { store } from './context.ts';
-import { activeToken, applySuggestion, matchTopics, matchUsers, suggest, type Suggestion, type TypeaheadData } from '../lib/typeahead.ts';
+import { activeToken, applySuggestion, matchTopics, matchUsers, searchSuggestions, suggest, type Suggestion, type TypeaheadData } from '../lib/typeahead.ts';
+import { lookups } from './nav.ts';
 import { emojiNames, loadUnicodeEmoji } from '../lib/emoji-data.ts';
 
 export interface Choice {
@@ -11,13 +13,16 @@ export interface Choice {
   detail?: string;
   /** The person a recipient suggestion adds. */
   userId?: number;
+  /** A search suggestion that is a whole term: picking it searches. */
+  complete?: boolean;
   /** The field's new text and cursor. */
   apply(): { text: string; cursor: number };
 }
 
 export interface SuggestState {
-  field: 'message' | 'to' | 'topic';
+  field: 'message' | 'to' | 'topic' | 'search';
   items: Choice[];
+  /** -1: none yet. */
   active: number;
 }
 
@@ -94,6 +99,20 @@ export function topicSuggestions(text: string, streamId: number | null): Suggest
   return { field: 'topic', active: 0, items: found.map((t) => ({ label: t, apply: () => ({ text: t, cursor: t.length }) })) };
 }
 
+/** The search box: for the word being typed, operators, terms, streams and people. */
+export function searchBoxSuggestions(text: string): SuggestState | null {
+  const topics = store.streams.topics.value;
+  const found = searchSuggestions(text, {
+    streams: store.streams.sorted.value,
+    users: store.users.active.value,
+    topics: (id) => (topics.get(id) ?? []).map((t) => t.name),
+    recentUserIds: store.recentDms.value.flatMap((c) => c.userIds),
+    lookups,
+  });
+  if (found.length === 0) return null;
+  return { field: 'search', active: -1, items: found.map((f) => ({ label: f.label, detail: f.detail, complete: f.complete, apply: () => ({ text: f.text, cursor: f.text.length }) })) };
+}
+
 /** Handles a key in a field with suggestions open; true when it was theirs. */
 export function suggestionKey(e: KeyboardEvent, field: SuggestState['field'], pick: (c: Choice) => void): boolean {
   const s = suggestions.value;
@@ -101,7 +120,9 @@ export function suggestionKey(e: KeyboardEvent, field: SuggestState['field'], pi
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
     e.preventDefault();
     const n = s.items.length;
-    suggestions.value = { ...s, active: (s.active + (e.key === 'ArrowDown' ? 1 : n - 1)) % n };
+    // From none active, down is the first and up the last.
+    const from = s.active < 0 && e.key === 'ArrowUp' ? 0 : s.active;
+    suggestions.value = { ...s, active: (from + (e.key === 'ArrowDown' ? 1 : n - 1)) % n };
     return true;
   }
   if (e.key === 'Enter' || e.key === 'Tab') {
@@ -154,6 +175,6 @@ export function comboProps(field: SuggestState['field']): Record<string, string 
     // No aria-expanded: the fields stay textboxes (a textarea cannot be a combobox), which do not take it.
     'aria-autocomplete': 'list',
     'aria-controls': open ? `suggest-${field}` : undefined,
-    'aria-activedescendant': open ? `suggest-${field}-${s!.active}` : undefined,
+    'aria-activedescendant': open && s!.active >= 0 ? `suggest-${field}-${s!.active}` : undefined,
   };
 }

@@ -2,10 +2,11 @@
 // The app keeps narrows in the API's form (stream and user IDs); lib/narrow.ts turns them into
 // hashes, search box text and headings and back.
 import { store, client } from './context.ts';
-import { compose, selectedId, view, drawer } from './state.ts';
+import { compose, selectedId, view, drawer, dismissNotice } from './state.ts';
 import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, userByName, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
+import type { TopicMove } from '../store/index.ts';
 import { composeTarget } from './Compose.tsx';
 import { readSettingsHash } from './settings/route.ts';
 
@@ -105,6 +106,7 @@ function resolvedHash(): string {
 export function readHash(): void {
   const h = resolvedHash();
   drawer.value = null;
+  dismissNotice();
   // Settings open over the narrow, which stays as it was.
   if (readSettingsHash(h)) return;
   const other = VIEW_HASHES[h];
@@ -124,6 +126,31 @@ export function readHash(): void {
   if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };
   const stream = narrow.find((t) => t.operator === 'stream');
   if (stream && typeof stream.operand === 'number' && unknownStreamName(narrow) === null) void client.loadTopics(stream.operand).catch(() => undefined);
+}
+
+/**
+ * A topic moved on (as a whole, or from a message on) takes along what was going on in it here,
+ * as in the reference web app: a message being written to it is addressed to the new place (it
+ * would have gone to the old one, left behind), and the view of it goes there with the same
+ * message selected, when that message moved (all of the topic did, or the selected one).
+ */
+export function followTopicMove(move: TopicMove): void {
+  const sameTopic = (stream: unknown, topic: unknown) => Number(stream) === move.fromStream && String(topic).toLowerCase() === move.fromTopic.toLowerCase();
+  const c = compose.value;
+  if (c?.type === 'stream' && sameTopic(c.streamId, c.topic)) compose.value = { ...c, streamId: move.toStream, topic: move.toTopic };
+  const v = view.value;
+  if (v.kind !== 'narrow' || v.narrow.length !== 2) return;
+  const stream = v.narrow.find((t) => t.operator === 'stream' && !t.negated);
+  const topic = v.narrow.find((t) => t.operator === 'topic' && !t.negated);
+  if (!stream || !topic || !sameTopic(stream.operand, topic.operand)) return;
+  const selected = selectedId.value;
+  if (!move.whole && (selected === null || !move.messageIds.includes(selected))) return;
+  const narrow: Narrow = [
+    { operator: 'stream', operand: move.toStream },
+    { operator: 'topic', operand: move.toTopic },
+  ];
+  // In place of the old topic's entry: going back to it would show an empty topic.
+  location.replace(hashFor(selected === null ? narrow : [...narrow, { operator: 'near', operand: selected }]));
 }
 
 /** The narrow the URL asks for (null for other views), to fetch its messages while the app renders. */

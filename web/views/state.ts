@@ -31,6 +31,16 @@ export function showToast(text: string, error = false): void {
   toastTimer = setTimeout(() => (toast.value = null), 5000);
 }
 
+/**
+ * Going elsewhere ends a notice about what was done before ("Scheduled for …"): it covered the
+ * top of the view just opened. An error stays its time, to be read.
+ */
+export function dismissNotice(): void {
+  if (!toast.value || toast.value.error) return;
+  clearTimeout(toastTimer);
+  toast.value = null;
+}
+
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }

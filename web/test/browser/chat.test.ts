@@ -197,20 +197,24 @@ describe('the web client', { skip: skip ?? false }, () => {
 
   test('search finds a message and highlights the match', async () => {
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'colors', content: 'The teal palette is final' }, aliceAccount);
-    const search = bob.page.getByRole('searchbox', { name: 'Search', exact: true });
+    // Its own login (it used the state of earlier tests).
+    const { page, context } = await logIn(env, bobAccount.email, pw('Bob'));
+    const search = page.getByRole('searchbox', { name: 'Search', exact: true });
     await search.fill('palette');
     await search.press('Enter');
-    const hit = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The teal palette is final' });
+    const hit = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'The teal palette is final' });
     await hit.waitFor();
     // The match is marked in the rendered content the search answered with.
     assert.match(await hit.innerHTML(), /<span class="highlight">palette<\/span>/);
-    assert.match(bob.page.url(), /#narrow\/search\/palette/);
-    assert.equal(await bob.page.getByRole('main').getByRole('article').count(), 1);
+    assert.match(page.url(), /#narrow\/search\/palette/);
+    assert.equal(await page.getByRole('main').getByRole('article').count(), 1);
     // Results are not a conversation: no "beginning of the conversation" above them.
-    assert.equal(await bob.page.getByText('This is the beginning of the conversation.').count(), 0);
+    assert.equal(await page.getByText('This is the beginning of the conversation.').count(), 0);
     // Back returns to the previous narrow.
-    await bob.page.goBack();
-    await bob.page.waitForURL((u) => !u.hash.includes('search'));
+    await page.goBack();
+    await page.waitForURL((u) => !u.hash.includes('search'));
+    await page.getByRole('heading', { name: 'All messages' }).waitFor();
+    await context.close();
   });
 
   test('a search for a sender typed by name finds their messages (it led to All messages, the query gone)', async () => {
@@ -227,13 +231,38 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test('only a conversation says where it begins: a topic or a direct message conversation, not Starred, Mentions or All messages', async () => {
+    const carl = await env.server.createUser('Carl');
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'design' }] }, carl);
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'beginnings', content: `Starred by @**Carl|${carl.id}**` }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [carl.id], content: 'Hello Carl' }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/messages/flags', { messages: [id], op: 'add', flag: 'starred' }, carl);
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const p = await logIn(env, carl.email, carl.password!, undefined, '#narrow/is/starred');
+    const beginning = p.page.getByRole('main').getByText('This is the beginning of the conversation.');
+    for (const [hash, heading, shown] of [
+      ['#narrow/is/starred', 'Starred messages', false],
+      ['#narrow/is/mentioned', 'Mentions', false],
+      ['#feed', 'All messages', false],
+      [`#narrow/channel/${stream_id}-design/topic/beginnings`, '#design > beginnings', true],
+      [`#narrow/dm/${aliceAccount.id}-Alice`, 'Direct messages with Alice', true],
+    ] as const) {
+      await p.page.evaluate((h) => (location.hash = h), hash);
+      await p.page.getByRole('heading', { name: heading }).waitFor();
+      await p.page.getByRole('main').getByRole('article').first().waitFor();
+      if (shown) await beginning.waitFor();
+      else assert.equal(await beginning.count(), 0, heading);
+    }
+    await p.context.close();
+  });
+
   test('a search that finds nothing says so, and an empty Starred view says how to fill it', async () => {
-    const page = bob.page;
+    const { page, context } = await logIn(env, bobAccount.email, pw('Bob'));
     const search = page.getByRole('searchbox', { name: 'Search', exact: true });
     await search.fill('xylophone');
     await search.press('Enter');
     await page.getByRole('main').getByText('No messages match this search.').waitFor();
-    await page.goBack();
+    await context.close();
     const dana = await env.server.createUser('Dana');
     const fresh = await logIn(env, dana.email, dana.password!, undefined, '#narrow/is/starred');
     await fresh.page.getByRole('main').getByText(/^No starred messages\. Star a message from its actions menu/).waitFor();
@@ -241,14 +270,13 @@ describe('the web client', { skip: skip ?? false }, () => {
   });
 
   test('a link to a stream that is not there says so in words, with the way to the streams there are', async () => {
-    const page = bob.page;
-    await page.goto(`${env.url}/#narrow/stream/old-name/topic/plans`);
+    const { page, context } = await logIn(env, bobAccount.email, pw('Bob'), undefined, '#narrow/stream/old-name/topic/plans');
     const alert = page.getByRole('main').getByRole('alert');
     await alert.filter({ hasText: 'There is no stream named “old-name” that you can see' }).waitFor();
     assert.doesNotMatch(await alert.innerText(), /Invalid narrow/);
     await alert.getByRole('link', { name: 'Browse streams' }).click();
     await page.getByRole('heading', { name: 'Your streams', level: 2 }).waitFor();
-    await page.keyboard.press('Escape');
+    await context.close();
   });
 
   test('a link to a stream ID that is not there, opened at login, says so as soon as the streams are known', async () => {
@@ -515,6 +543,66 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
+  test("a mention of a group you are in is marked like a mention of you, and follows your joining the group", async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'pill-in', description: 'Bob is in it', members: [bobAccount.id] });
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'pill-out', description: 'Bob is not', members: [aliceAccount.id] });
+    const outId = ((await env.server.ok('GET', '/api/v1/user_groups')).user_groups as { id: number; name: string }[]).find((g) => g.name === 'pill-out')!.id;
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'group pills', content: `@**Bob|${bobAccount.id}**, @*pill-in* and @*pill-out*` }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/group%20pills`);
+    const msg = p.page.getByRole('article', { name: /Alice/ });
+    const background = (text: string) => msg.getByText(text, { exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const mine = await background('@Bob');
+    assert.equal(await background('@pill-in'), mine);
+    assert.notEqual(await background('@pill-out'), mine);
+    await env.server.ok('POST', `/api/v1/user_groups/${outId}/members`, { add: [bobAccount.id] });
+    await until('the group Bob joined to be marked', async () => (await background('@pill-out')) === mine);
+    await p.context.close();
+  });
+
+  test('a topic moved while open follows to its new name, with the message being written addressed there', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'launch plan', content: 'Launch on Monday?' }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/launch%20plan`);
+    await p.page.getByRole('article').filter({ hasText: 'Launch on Monday?' }).waitFor();
+    await p.page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await p.page.getByRole('textbox', { name: 'Message' }).fill('Tuesday suits me');
+    const historyLength = await p.page.evaluate(() => history.length);
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { topic: 'launch date', propagate_mode: 'change_all' }, aliceAccount);
+    // The view follows (it was left on the old topic, empty), and so does compose.
+    await p.page.getByRole('heading', { name: '#design > launch date' }).waitFor();
+    await p.page.getByRole('article').filter({ hasText: 'Launch on Monday?' }).waitFor();
+    assert.equal(await p.page.getByRole('textbox', { name: 'Topic' }).inputValue(), 'launch date');
+    await p.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await p.page.getByRole('article').filter({ hasText: 'Tuesday suits me' }).waitFor();
+    const sent = (await env.server.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'sender', operand: bobAccount.id }]) }, bobAccount)).messages as { subject: string; content: string }[];
+    assert.equal(sent[0]?.subject, 'launch date');
+    // In place of the old topic in the history: Back does not lead to it, empty.
+    assert.equal(await p.page.evaluate(() => history.length), historyLength);
+    await p.context.close();
+  });
+
+  test('a topic moved from a later message on leaves the view where it is, unless the selected message went with it', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    const send = async (content: string) => (await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'split plan', content }, aliceAccount)).id as number;
+    const first = await send('First part of the plan');
+    const second = await send('Second part of the plan');
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/split%20plan`);
+    const selected = () => p.page.locator('article.message.selected .rendered').textContent({ timeout: 1000 }).catch(() => null);
+    await until('the first message to be selected', async () => {
+      await p.page.getByText('First part of the plan', { exact: true }).click();
+      return (await selected())?.trim() === 'First part of the plan';
+    });
+    await env.server.ok('PATCH', `/api/v1/messages/${second}`, { topic: 'split plan, part two', propagate_mode: 'change_later' }, aliceAccount);
+    await p.page.getByRole('article').filter({ hasText: 'Second part of the plan' }).waitFor({ state: 'detached' });
+    assert.equal(await p.page.getByRole('heading', { name: '#design > split plan' }).count(), 1);
+    // The selected message moving takes the view along.
+    await env.server.ok('PATCH', `/api/v1/messages/${first}`, { topic: 'split plan, part one', propagate_mode: 'change_later' }, aliceAccount);
+    await p.page.getByRole('heading', { name: '#design > split plan, part one' }).waitFor();
+    await until('the moved message to stay selected', async () => (await selected())?.trim() === 'First part of the plan');
+    await p.context.close();
+  });
+
   test("e on someone else's message says it cannot be edited, rather than nothing", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'not yours', content: 'Written by Alice' }, aliceAccount);
@@ -594,10 +682,21 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
+  test("on a desk the header's buttons keep to its right edge, above the users list", async () => {
+    const { page, context } = await logIn(env, aliceAccount.email, pw('Alice'));
+    const header = (await page.getByRole('banner').boundingBox())!;
+    const menu = (await page.getByRole('button', { name: 'Personal menu' }).boundingBox())!;
+    const users = (await page.getByRole('complementary', { name: 'Users' }).boundingBox())!;
+    assert.ok(header.x + header.width - (menu.x + menu.width) <= 16 && menu.x >= users.x, `menu at ${JSON.stringify(menu)}, users at ${users.x}`);
+    await context.close();
+  });
+
   test('the user list marks which one is you', async () => {
-    const users = alice.page.getByRole('complementary', { name: 'Users' });
+    const { page, context } = await logIn(env, aliceAccount.email, pw('Alice'));
+    const users = page.getByRole('complementary', { name: 'Users' });
     assert.match(await users.getByRole('button', { name: /^A?Alice/ }).innerText(), /Alice \(you\)/);
     assert.doesNotMatch(await users.getByRole('button', { name: /^B?Bob/ }).innerText(), /\(you\)/);
+    await context.close();
   });
 
   test('on a phone the sidebars are drawers behind named buttons', async () => {

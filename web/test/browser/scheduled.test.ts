@@ -78,6 +78,27 @@ describe('scheduled messages', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Close compose' }).click();
   });
 
+  test('the "Scheduled for" notice does not cover the Scheduled messages list it points to', async () => {
+    const page = alice.page;
+    await scheduleInUi('Water the plants');
+    const notice = page.getByRole('status').getByText(/^Scheduled for /);
+    await sidebarLink(page).click();
+    const item = view(page).getByRole('article', { name: 'Scheduled message to #general › plans' }).filter({ hasText: 'Water the plants' });
+    await item.waitFor();
+    // Within the notice's five seconds: the view's heading and the top of its list are what shows there.
+    for (const shown of [view(page).getByRole('heading', { name: 'Scheduled messages' }), item]) {
+      const uncovered = await shown.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return [r.left + 4, (r.left + r.right) / 2, r.right - 4].map((x) => el.contains(document.elementFromPoint(x, r.top + 6)));
+      });
+      assert.deepEqual(uncovered, [true, true, true], `${await shown.evaluate((el) => el.tagName)} covered`);
+    }
+    assert.equal(await notice.count(), 0);
+    const [m] = (await env.server.ok('GET', '/api/v1/scheduled_messages', undefined, aliceAccount)).scheduled_messages as { scheduled_message_id: number }[];
+    await env.server.ok('DELETE', `/api/v1/scheduled_messages/${m!.scheduled_message_id}`, undefined, aliceAccount);
+    await item.waitFor({ state: 'detached' });
+  });
+
   test('"Send later" offers times at a tap: in an hour, tomorrow and Monday at nine', async () => {
     const page = alice.page;
     await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/plans`);

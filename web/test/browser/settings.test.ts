@@ -6,7 +6,7 @@
 // value shows the server's message and changes nothing; axe-core finds no serious or critical violation on any section. Found by role and name only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, setUp, twoPeople, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, twoPeople, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -296,6 +296,30 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByRole('button', { name: 'Play the sound' }).click();
     await ada.page.waitForTimeout(100);
     assert.deepEqual(errors, []);
+  });
+
+  test('on a phone the table of notifications per stream shows every column whole, even beside a long stream name', async () => {
+    const cleo = await env.server.createUser('Cleo');
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }, { name: 'announcementsandnews' }, { name: 'a-stream-with-a-long-name' }] }, cleo);
+    const phone = await logIn(env, cleo.email, cleo.password!, { width: 390, height: 844 }, '#settings/notifications');
+    const table = phone.page.getByRole('table', { name: 'Notifications per stream' });
+    await table.getByRole('checkbox', { name: 'Mute #announcementsandnews' }).waitFor();
+    for (const theme of ['light', 'dark']) {
+      await phone.page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      if (process.env.PARLEY_BROWSER_SHOTS) await table.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/notifications-table-phone-${theme}.png` });
+    }
+    // What shows of the table is the box it scrolls in, within the screen.
+    const shown = await table.evaluate((t) => {
+      const box = t.parentElement!.getBoundingClientRect();
+      return { left: Math.max(box.left, 0), right: Math.min(box.right, window.innerWidth) };
+    });
+    const cut: string[] = [];
+    for (const cell of [...(await table.getByRole('columnheader').all()), ...(await table.getByRole('checkbox').all())]) {
+      const b = (await cell.boundingBox())!;
+      if (b.x < shown.left - 0.5 || b.x + b.width > shown.right + 0.5) cut.push(`${(await cell.textContent()) || (await cell.getAttribute('aria-label'))} at ${Math.round(b.x)}-${Math.round(b.x + b.width)}`);
+    }
+    assert.deepEqual(cut, [], `shown from ${shown.left} to ${shown.right}`);
+    await phone.context.close();
   });
 
   test('on a phone the overlay fills the screen and closes with its button', async () => {

@@ -194,11 +194,21 @@ test("a message's mark: moved while only its topic or stream changed, edited onc
   s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], rendered_content: '<p>x</p>', content: 'x', edit_timestamp: 4, rendering_only: true, flags: [] }]);
   assert.equal(mark(100), null);
   s.apply([{ type: 'update_message', message_id: 100, message_ids: [100, 101], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 5 }]);
-  // 101 came without a history (the organization hides it): any change reads as an edit.
-  assert.deepEqual([mark(100), mark(101)], ['moved', 'edited']);
+  // 101 came without a history, as the server sends a message never edited: the move is all of it
+  // (it read "edited" until the page was loaded again).
+  assert.deepEqual([mark(100), mark(101)], ['moved', 'moved']);
   assert.deepEqual(s.messages.byId.get(100)!.edit_history, [{ timestamp: 5, prev_topic: 'lunch' }]);
   s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], rendered_content: '<p>y</p>', content: 'y', orig_content: 'x', edit_timestamp: 6, rendering_only: false, flags: [] }]);
   assert.equal(mark(100), 'edited');
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101], rendered_content: '<p>z</p>', content: 'z', orig_content: 'x', edit_timestamp: 7, rendering_only: false, flags: [] }]);
+  assert.equal(mark(101), 'edited');
+});
+
+test("where the organization hides edit history, messages come without it, and any change to one reads as an edit", () => {
+  const s = loaded({ realm_allow_edit_history: false });
+  s.addFetched([streamMessage(101), streamMessage(102, { last_edit_timestamp: 3 })]);
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101, 102], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 5 }]);
+  assert.deepEqual([101, 102].map((id) => editMark(s.messages.byId.get(id)!)), ['edited', 'edited']);
 });
 
 test('reactions add and remove once per user and emoji', () => {
@@ -317,4 +327,32 @@ test('user groups offered for @-mentions: not system groups, renamed and describ
   assert.deepEqual(s.settings.groups.value, [writers]);
   s.apply([{ type: 'user_group', op: 'remove', group_id: 6 }]);
   assert.deepEqual(s.settings.groups.value, []);
+});
+
+test('who is in a user group: its members and, through its subgroups, theirs; membership follows the events', () => {
+  const s = new Store();
+  const group = (id: number, members: number[], subgroups: number[] = []) => ({ id, name: `g${id}`, description: '', members, direct_subgroup_ids: subgroups, is_system_group: false });
+  // 7 holds 8, which holds 9, which holds 7 again (a cycle must not loop).
+  s.load(snapshot({ realm_user_groups: [group(5, [ME]), group(6, [BOB]), group(7, [], [8]), group(8, [ALICE], [9]), group(9, [ME], [7])] }));
+  assert.deepEqual([5, 6, 7, 8, 9, 99].map((id) => s.admin.inGroup(id, ME)), [true, false, true, true, true, false]);
+  assert.equal(s.admin.inGroup(7, BOB), false);
+  s.apply([{ type: 'user_group', op: 'add_members', group_id: 6, user_ids: [ME] }]);
+  s.apply([{ type: 'user_group', op: 'remove_members', group_id: 5, user_ids: [ME] }]);
+  s.apply([{ type: 'user_group', op: 'add_subgroups', group_id: 7, direct_subgroup_ids: [6] }]);
+  assert.deepEqual([5, 6, 7].map((id) => s.admin.inGroup(id, ME)), [false, true, true]);
+  assert.equal(s.admin.inGroup(7, BOB), true);
+});
+
+test("a topic keeps its place in the stream's topics while messages stay in it: moving one message or the later ones leaves it", () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100), streamMessage(101), streamMessage(102)]);
+  const topics = (id: number) => s.streams.topics.value.get(id)?.map((t) => t.name) ?? [];
+  assert.deepEqual(topics(1), ['lunch']);
+  s.apply([{ type: 'update_message', message_id: 101, message_ids: [101], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_one', edit_timestamp: 5 }]);
+  assert.deepEqual(topics(1).sort(), ['dinner', 'lunch']);
+  s.apply([{ type: 'update_message', message_id: 102, message_ids: [102], stream_id: 1, new_stream_id: 2, orig_subject: 'lunch', subject: 'lunch', propagate_mode: 'change_later', edit_timestamp: 6 }]);
+  assert.deepEqual(topics(1).sort(), ['dinner', 'lunch']);
+  assert.ok(topics(2).includes('lunch'));
+  s.apply([{ type: 'update_message', message_id: 100, message_ids: [100], stream_id: 1, orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', edit_timestamp: 7 }]);
+  assert.deepEqual(topics(1), ['dinner']);
 });

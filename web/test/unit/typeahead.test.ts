@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { activeToken, applySuggestion, matchRank, matchStreams, matchTopics, matchUsers, suggest, type TypeaheadData } from '../../lib/typeahead.ts';
+import { activeToken, applySuggestion, matchRank, matchStreams, matchTopics, matchUsers, searchSuggestions, suggest, type SearchData, type TypeaheadData } from '../../lib/typeahead.ts';
+import { makeLookups } from '../../lib/narrow.ts';
 
 const users = [
   { user_id: 1, full_name: 'Zoe Alvarez', email: 'zoe@x.com' },
@@ -121,4 +122,49 @@ test('compose field matchers', () => {
   assert.deepEqual(matchStreams('team', data.streams!).map((s) => s.name), ['design team']);
   assert.deepEqual(matchStreams('', data.streams!, { recentStreamIds: [22] }).map((s) => s.name), ['engineering', 'design team', 'general']);
   assert.deepEqual(matchTopics('p', ['lunch plans', 'deploys', 'party']), ['lunch plans', 'party', 'deploys']);
+});
+
+test('searchSuggestions: for the last word, operators, whole terms, streams and people, each saying what it finds', () => {
+  const lookups = makeLookups(data.streams!, users, 2);
+  const search: SearchData = { streams: data.streams!, users, lookups, topics: (id) => (id === 20 ? ['lunch plans', 'deploys', 'links to share'] : []) };
+  const labels = (text: string) => searchSuggestions(text, search).map((s) => [s.label, s.detail]);
+  assert.deepEqual(labels(''), []);
+  assert.deepEqual(labels('pizza '), []);
+  // An operator's start: the operators, then the streams and people a word of whose name it starts.
+  assert.deepEqual(labels('s'), [
+    ['stream:', 'Messages in a stream'],
+    ['sender:', 'Messages sent by someone'],
+    ['sender:alice@x.com', 'Messages sent by Alice Smith'],
+  ]);
+  assert.deepEqual(labels('lin'), [['has:link', 'Messages with links']]);
+  assert.deepEqual(labels('star'), [['is:starred', 'Starred messages']]);
+  assert.deepEqual(labels('eng'), [['stream:engineering', '#engineering']]);
+  // After an operator, its operands; a name with a space is quoted; the text before stays.
+  assert.deepEqual(labels('stream:des'), [['stream:"design team"', '#design team']]);
+  const [pick] = searchSuggestions('pizza channel:gen', search);
+  assert.deepEqual(pick, { label: 'stream:general', detail: '#general', text: 'pizza stream:general ', complete: true });
+  assert.deepEqual(labels('from:ali'), [
+    ['sender:alice@x.com', 'Messages sent by Alice Smith'],
+    ['sender:bob@x.com', 'Messages sent by Bob Alison'],
+    ['sender:malik@x.com', 'Messages sent by Malik Ali'],
+  ]);
+  assert.deepEqual(labels('-is:st'), [['-is:starred', 'Leaving out starred messages']]);
+  assert.deepEqual(labels('has:'), ['link', 'image', 'attachment', 'reaction'].map((v) => [`has:${v}`, `Messages with ${v}s`]));
+  // A topic of the stream the text names.
+  assert.deepEqual(labels('stream:general topic:lun'), [['topic:"lunch plans"', '#general > lunch plans']]);
+  assert.deepEqual(labels('topic:lun'), []);
+  // A word in a stream's search: the topics it starts, before the streams and people.
+  assert.deepEqual(labels('stream:general de'), [
+    ['topic:deploys', '#general > deploys'],
+    ['stream:"design team"', '#design team'],
+  ]);
+  assert.deepEqual(labels('stream:general topic:deploys de'), [['stream:"design team"', '#design team']]);
+  // The stream's topics before the terms the word starts.
+  assert.deepEqual(labels('stream:general lin'), [
+    ['topic:"links to share"', '#general > links to share'],
+    ['has:link', 'Messages with links'],
+  ]);
+  // An operator to go on from is not a whole term: its text waits for the operand.
+  assert.deepEqual(searchSuggestions('stream:general to', search)[0], { label: 'topic:', detail: 'Messages in a topic', text: 'stream:general topic:', complete: false });
+  assert.deepEqual(labels('"quoted phr'), []);
 });

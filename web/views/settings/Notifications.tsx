@@ -79,7 +79,11 @@ function StreamTable() {
         {subs.map((s) => (
           <tr key={s.stream_id}>
             <th scope="row">
-              <span class="stream-dot" style={{ background: s.color }} aria-hidden="true" />#{s.name}
+              {/* A box of its own: the colour stays beside the name when a narrow column wraps it. */}
+              <span class="stream-name-cell">
+                <span class="stream-dot" style={{ background: s.color }} aria-hidden="true" />
+                <span>#{s.name}</span>
+              </span>
             </th>
             {STREAM_COLUMNS.map(([prop, label, global]) => {
               const own = (s as unknown as Record<string, unknown>)[prop];
