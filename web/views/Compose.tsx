@@ -41,6 +41,11 @@ function laterChoices(): [string, Date][] {
   ];
 }
 
+/** A view of direct messages (one conversation or all of them): no topic to start there. */
+function dmView(narrow: Narrow): boolean {
+  return narrow.some((t) => !t.negated && (t.operator === 'dm' || (t.operator === 'is' && t.operand === 'dm')));
+}
+
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
   const narrow = currentNarrow();
@@ -56,6 +61,8 @@ export function composeTarget(newTopic = false): ComposeState {
   const topic = narrow.find((t) => t.operator === 'topic');
   const dm = narrow.find((t) => t.operator === 'dm');
   if (dm && !newTopic) return { type: 'private', to: operandIds(dm.operand), content: '' };
+  // From direct messages a new topic has no stream to go to: the person chooses one.
+  if (dmView(narrow)) return { type: 'stream', streamId: null, topic: '', content: '' };
   // A stream the app does not know (a stale link) is left for the person to choose: it showed as "#stream NaN".
   const streamId = !stream ? (store.streams.sorted.value[0]?.stream_id ?? null) : unknownStreamName(narrow) === null ? Number(stream.operand) : null;
   return { type: 'stream', streamId, topic: topic && !newTopic ? String(topic.operand) : '', content: '' };
@@ -143,14 +150,19 @@ export function openCompose(c: ComposeState, focus: 'message' | 'topic' | 'to' =
 }
 
 export function ComposeButtons() {
+  // In direct messages, as in the reference, there is no "New topic": Compose answers the
+  // conversation and "New direct message" starts another (it opened a message to the first stream).
+  const dms = dmView(currentNarrow());
   return (
     <div class="compose-buttons">
       <button type="button" class="primary" onClick={() => openCompose(composeTarget())}>
         Compose
       </button>
-      <button type="button" onClick={() => openCompose(composeTarget(true), 'topic')}>
-        New topic
-      </button>
+      {!dms && (
+        <button type="button" onClick={() => openCompose(composeTarget(true), 'topic')}>
+          New topic
+        </button>
+      )}
       <button type="button" onClick={() => openCompose({ type: 'private', to: [], content: '' }, 'to')}>
         New direct message
       </button>

@@ -1,0 +1,60 @@
+// Writing and rewriting messages in a real Chromium against a real server: compose's buttons in
+// direct messages, the selection after a send, the edit box's suggestions, the drafts and
+// scheduled messages lists beside the feed, and the move dialog on a phone. Elements are found by
+// role and accessible name only.
+import { after, afterEach, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, logIn, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
+import type { Account } from '../../../test/helpers/server.ts';
+
+const skip = browserSkipReason();
+if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+describe('composing and editing', { skip: skip ?? false }, () => {
+  let env: Env;
+  let aliceAccount: Account;
+  let bobAccount: Account;
+  let alice: Person;
+  let generalId: number;
+  const LONG_TOPIC = 'Quarterly planning for the spring release and its many loose ends';
+
+  before(async () => {
+    env = await setUp();
+    [aliceAccount, bobAccount] = await twoAccounts(env, { names: ['Alice', 'Bob'], streams: ['general', 'design'], withOwner: true });
+    generalId = (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id as number;
+    await env.server.ok('POST', `/api/v1/users/me/subscriptions/properties`, { subscription_data: [{ stream_id: generalId, property: 'color', value: '#e7a614' }] }, aliceAccount);
+    for (const content of ['First from Bob', 'Second from Bob']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'plans', content }, bobAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [aliceAccount.id], content: 'Hi Alice, Bob here' }, bobAccount);
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: LONG_TOPIC.slice(0, 60), content: 'A long topic indeed' }, aliceAccount);
+    alice = await logIn(env, aliceAccount.email, aliceAccount.password!);
+  });
+
+  afterEach((t) => shotsAfterTest(t.name, { alice: alice?.page }));
+
+  after(async () => {
+    await env?.close();
+  });
+
+  const article = (p: Page, text: string) => p.getByRole('article').filter({ hasText: text });
+
+  test('in direct messages compose offers no new topic, and Compose writes to the conversation', async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/dm/${bobAccount.id}-Bob`);
+    await article(page, 'Hi Alice, Bob here').waitFor();
+    await page.getByRole('button', { name: 'New direct message' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'New topic' }).count(), 0, 'a new topic in a DM went to the first stream');
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    assert.equal(await box.getAttribute('placeholder'), 'Direct message');
+    assert.equal(await page.getByRole('combobox', { name: 'Stream' }).count(), 0);
+    await page.getByRole('button', { name: 'Close compose' }).click();
+    // All direct messages have no topics either.
+    await page.evaluate(() => (location.hash = '#narrow/is/dm'));
+    await article(page, 'Hi Alice, Bob here').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'New topic' }).count(), 0);
+    // A stream's view still has it.
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general`);
+    await page.getByRole('button', { name: 'New topic' }).waitFor();
+  });
+});
