@@ -4,7 +4,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { client, store } from './context.ts';
-import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
+import { compose, composeFocus, selectedId, selectWhenShown, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
 import { currentNarrow, go, narrowTitle, unknownStreamName } from './nav.ts';
 import { dmUserIds, narrowMatches, operandIds } from '../store/match.ts';
 import { composeBlocked, ROLE } from '../store/permissions.ts';
@@ -302,8 +302,11 @@ export function Compose() {
     try {
       const id = await client.send(outgoing);
       stopTyping();
-      const elsewhere = sentElsewhere(cur, id, currentView());
+      const onScreen = currentView();
+      const elsewhere = sentElsewhere(cur, id, onScreen);
       sentNotice.value = elsewhere && { label: sentToLabel(cur, elsewhere), narrow: elsewhere, view: view.peek() };
+      // As in the reference, the selection moves to one's own new message when the view shows it.
+      if (onScreen !== null && elsewhere === null) selectWhenShown.value = id;
       if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
       const now = compose.peek();
       if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;

@@ -7,6 +7,8 @@ export type View = { kind: 'narrow'; narrow: Narrow } | { kind: 'drafts' } | { k
 
 export const view = signal<View>({ kind: 'narrow', narrow: [] });
 export const selectedId = signal<number | null>(null);
+/** A message just sent from the view that shows it: selected once it is in the list (its event may come after the send's answer). */
+export const selectWhenShown = signal<number | null>(null);
 
 export type ComposeState =
   | { type: 'stream'; streamId: number | null; topic: string; content: string; draftId?: number }

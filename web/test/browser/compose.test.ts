@@ -5,7 +5,7 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { browserSkipReason, logIn, setUp, shotsAfterTest, twoAccounts, type Env, type Person } from './harness.ts';
+import { browserSkipReason, logIn, setUp, shotsAfterTest, twoAccounts, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -56,5 +56,25 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     // A stream's view still has it.
     await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general`);
     await page.getByRole('button', { name: 'New topic' }).waitFor();
+  });
+
+  test('after a send the selection moves to the message just sent', async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/plans`);
+    await article(page, 'First from Bob').click();
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('My answer to Bob');
+    await box.press('Enter');
+    await article(page, 'My answer to Bob').waitFor();
+    // Escape leaves compose; `e` edits the selected message: Alice's own, not Bob's.
+    await box.press('Escape');
+    await until('compose closed', async () => (await box.count()) === 0);
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    assert.equal(await edit.inputValue(), 'My answer to Bob');
+    await edit.press('Escape');
+    await edit.waitFor({ state: 'detached' });
   });
 });
