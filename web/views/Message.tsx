@@ -11,6 +11,7 @@ import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
 import { hasWidget, Widget } from './widgets/Widget.tsx';
+import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, type Choice } from './Suggestions.tsx';
 import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
@@ -330,12 +331,27 @@ function EditForm({ m }: { m: Message }) {
     }
     setBusy(false);
   }
+  // The same suggestions as compose's: @-mentions, #streams and topics, :emoji:.
+  const streamId = m.type === 'stream' ? (m.stream_id ?? null) : null;
+  function pick(ch: Choice) {
+    const r = ch.apply();
+    setText(r.text);
+    suggestions.value = null;
+    requestAnimationFrame(() => {
+      const el = ref.current;
+      if (!el) return;
+      el.setSelectionRange(r.cursor, r.cursor);
+      // `#**stream**` goes on to its topics when `>` is typed; other picks are done.
+      suggestions.value = messageSuggestions(el.value, r.cursor, streamId, 'edit');
+    });
+  }
   if (text === null) return <p class="muted-text">Loading…</p>;
   return (
     <form
       class="edit-form"
       onSubmit={(e) => (e.preventDefault(), void save())}
       onKeyDown={(e) => {
+        if (suggestionKey(e, 'edit', pick)) return;
         if (e.key === 'Escape') {
           e.stopPropagation();
           editingId.value = null;
@@ -346,7 +362,22 @@ function EditForm({ m }: { m: Message }) {
         }
       }}
     >
-      <textarea ref={ref} aria-label="Edit message content" value={text} onInput={(e) => setText(e.currentTarget.value)} rows={2} />
+      <div class="edit-field">
+        <textarea
+          ref={ref}
+          aria-label="Edit message content"
+          value={text}
+          rows={2}
+          {...comboProps('edit')}
+          onInput={(e) => {
+            const el = e.currentTarget;
+            setText(el.value);
+            suggestions.value = messageSuggestions(el.value, el.selectionStart, streamId, 'edit');
+          }}
+          onBlur={() => suggestions.peek()?.field === 'edit' && (suggestions.value = null)}
+        />
+        <SuggestionList field="edit" pick={pick} />
+      </div>
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           Save

@@ -20,7 +20,7 @@ export interface Choice {
 }
 
 export interface SuggestState {
-  field: 'message' | 'to' | 'topic' | 'search';
+  field: 'message' | 'edit' | 'to' | 'topic' | 'search';
   items: Choice[];
   /** -1: none yet. */
   active: number;
@@ -61,7 +61,8 @@ function mentionDetail(s: Suggestion): string | undefined {
   return undefined;
 }
 
-export function messageSuggestions(text: string, cursor: number, streamId: number | null): SuggestState | null {
+/** @-mentions, #streams and topics, :emoji: for the word at the cursor of a message being written (`field`: compose's, or an edit's). */
+export function messageSuggestions(text: string, cursor: number, streamId: number | null, field: 'message' | 'edit' = 'message'): SuggestState | null {
   const token = activeToken(text, cursor);
   if (!token) return null;
   const d = data(streamId);
@@ -69,7 +70,7 @@ export function messageSuggestions(text: string, cursor: number, streamId: numbe
   const found = suggest(token, d, 8);
   if (found.length === 0) return null;
   return {
-    field: 'message',
+    field,
     active: 0,
     items: found.map((s) => ({
       label: s.label,

@@ -77,4 +77,41 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await edit.press('Escape');
     await edit.waitFor({ state: 'detached' });
   });
+
+  test('the edit box suggests people, streams and emoji as compose does', async () => {
+    const page = alice.page;
+    const msg = article(page, 'My answer to Bob');
+    await msg.click();
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    await edit.press('End');
+    await edit.pressSequentially(' @bo');
+    const list = page.getByRole('listbox', { name: 'Suggestions' });
+    await list.getByRole('option', { name: /^Bob/ }).waitFor();
+    assert.equal(await edit.getAttribute('aria-controls'), await list.getAttribute('id'));
+    await edit.press('Enter');
+    await until('the mention inserted', async () => (await edit.inputValue()) === `My answer to Bob @**Bob|${bobAccount.id}** `);
+    // Enter picked, it did not save: the box is still open.
+    assert.equal(await edit.count(), 1);
+    await edit.pressSequentially('in #des');
+    await list.getByRole('option', { name: /^design/ }).waitFor();
+    await edit.press('Tab');
+    await until('the stream link inserted', async () => (await edit.inputValue()).startsWith(`My answer to Bob @**Bob|${bobAccount.id}** in #**design**`));
+    await edit.pressSequentially(' :thumbs_u');
+    // The emoji names load with the first `:`: the next key shows them.
+    await until('emoji suggested', async () => {
+      if ((await list.getByRole('option', { name: /thumbs_up/ }).count()) > 0) return true;
+      await edit.press('Backspace');
+      await edit.press('u');
+      return false;
+    });
+    if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/edit-suggestions.png` });
+    // Escape closes the suggestions first, then the edit.
+    await edit.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    assert.equal(await edit.count(), 1);
+    await edit.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+  });
 });
