@@ -6,7 +6,7 @@ import { signal } from '@preact/signals';
 import { client, store } from './context.ts';
 import { compose, composeFocus, selectedId, selectWhenShown, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
 import { currentNarrow, go, narrowTitle, unknownStreamName } from './nav.ts';
-import { dmUserIds, narrowMatches, operandIds } from '../store/match.ts';
+import { dmUserIds, filedTopic, narrowMatches, operandIds } from '../store/match.ts';
 import { composeBlocked, ROLE } from '../store/permissions.ts';
 import type { Draft, Message, Narrow } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
@@ -74,8 +74,7 @@ export function composeTarget(newTopic = false): ComposeState {
  */
 function sentElsewhere(c: ComposeState, id: number, onScreen: Narrow | null): Narrow | null {
   const me = store.me;
-  // The server files a message without a topic under "(no topic)" where topics are optional.
-  const topic = c.type === 'stream' ? c.topic.trim() || '(no topic)' : '';
+  const topic = c.type === 'stream' ? filedTopic(c.topic) : '';
   const narrow: Narrow = c.type === 'stream' ? [{ operator: 'channel', operand: c.streamId! }, { operator: 'topic', operand: topic }] : [{ operator: 'dm', operand: c.to }];
   if (onScreen !== null) {
     const m = {

@@ -1,9 +1,19 @@
-// The drafts view: unsent messages kept on the server, to restore or delete.
+// The drafts view: unsent messages kept on the server, to restore or delete, each under the bar
+// its conversation has in the feed.
 import { client, store } from './context.ts';
 import { compose, composeFocus } from './state.ts';
+import { ConversationBar, locale, recipientLabel, type Recipient } from './Message.tsx';
+import { fullTimestamp } from '../lib/time.ts';
+import { filedTopic } from '../store/match.ts';
+import type { Draft } from '../store/types.ts';
+
+function draftTo(d: Draft): Recipient {
+  return d.type === 'stream' ? { type: 'stream', streamId: d.to[0]!, topic: filedTopic(d.topic) } : { type: 'private', userIds: d.to };
+}
 
 export function Drafts() {
   const drafts = [...store.drafts.byId.value.values()].sort((a, b) => b.timestamp - a.timestamp);
+  const twentyFour = store.settings.user.value.twenty_four_hour_time === true;
   return (
     <main class="messages" aria-label="Drafts">
       <div class="narrow-bar">
@@ -12,10 +22,11 @@ export function Drafts() {
       <div class="scroller">
         {drafts.length === 0 && <p class="empty-list">No drafts.</p>}
         {drafts.map((d) => {
-          const to = d.type === 'stream' ? `#${store.streams.name(d.to[0])} › ${d.topic || 'general chat'}` : d.to.map((id) => store.users.name(id)).join(', ');
+          const to = draftTo(d);
           return (
-            <article class="draft" key={d.id} aria-label={`Draft to ${to}`}>
-              <div class="recipient-bar">{to}</div>
+            <article class="draft" key={d.id} aria-label={`Draft to ${recipientLabel(to)}`}>
+              <ConversationBar to={to} />
+              <p class="scheduled-when">Saved {fullTimestamp(d.timestamp, { twentyFourHour: twentyFour, locale: locale() })}</p>
               <p class="draft-text">{d.content}</p>
               <div class="row">
                 <button

@@ -15,7 +15,7 @@ import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggesti
 import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
-import { dmKey, dmUserIds, editMark, isMentioned } from '../store/match.ts';
+import { dmKey, dmUserIds, editMark, filedTopic, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic, isNewMember, ROLE } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 import { showReactionNames, textEmoji } from '../lib/display.ts';
@@ -24,13 +24,15 @@ export function conversationKey(m: Message): string {
   return m.type === 'stream' ? `s${m.stream_id}:${m.subject.toLowerCase()}` : `d${dmKey(dmUserIds(m), store.me)}`;
 }
 
+function streamNarrow(streamId: number, topic: string): Narrow {
+  return [
+    { operator: 'stream', operand: streamId },
+    { operator: 'topic', operand: topic },
+  ];
+}
+
 export function conversationNarrow(m: Message): Narrow {
-  if (m.type === 'stream') {
-    return [
-      { operator: 'stream', operand: m.stream_id! },
-      { operator: 'topic', operand: m.subject },
-    ];
-  }
+  if (m.type === 'stream') return streamNarrow(m.stream_id!, m.subject);
   const others = dmUserIds(m).filter((id) => id !== store.me);
   return [{ operator: 'dm', operand: others.length ? others : [store.me] }];
 }
@@ -46,29 +48,42 @@ export function DateSeparator({ ts }: { ts: number }) {
   );
 }
 
-export function RecipientBar({ m }: { m: Message }) {
-  if (m.type === 'stream') {
-    const sub = store.streams.subs.value.get(m.stream_id!);
-    const name = store.streams.name(m.stream_id);
+/** Where a message goes: a stream's topic (as the feed shows it, `topicHtml` a search's highlights) or the people of a DM. */
+export type Recipient = { type: 'stream'; streamId: number; topic: string; topicHtml?: string | undefined } | { type: 'private'; userIds: number[] };
+
+/** A recipient as its bar reads: "#design › logo", "You and Bob", "You (note to self)". */
+export function recipientLabel(r: Recipient): string {
+  if (r.type === 'stream') return `#${store.streams.name(r.streamId)} › ${r.topic}`;
+  const others = r.userIds.filter((id) => id !== store.me);
+  return others.length ? `You and ${others.map((id) => store.users.name(id)).join(', ')}` : 'You (note to self)';
+}
+
+/** The bar above a conversation's messages, in its stream's colour; also over drafts and scheduled messages. */
+export function ConversationBar({ to }: { to: Recipient }) {
+  if (to.type === 'stream') {
+    const sub = store.streams.subs.value.get(to.streamId);
     return (
       <div class="recipient-bar" style={{ '--stream-color': sub?.color ?? '#c2c2c2' }}>
-        <a href={hashFor([{ operator: 'stream', operand: m.stream_id! }])} class="rb-stream">
-          #{name}
+        <a href={hashFor([{ operator: 'stream', operand: to.streamId }])} class="rb-stream">
+          #{store.streams.name(to.streamId)}
         </a>
         <span aria-hidden="true"> › </span>
-        <a href={hashFor(conversationNarrow(m))} class="rb-topic">
-          {m.match_subject ? <span dangerouslySetInnerHTML={{ __html: m.match_subject }} /> : m.subject || 'general chat'}
+        <a href={hashFor(streamNarrow(to.streamId, to.topic))} class="rb-topic">
+          {to.topicHtml ? <span dangerouslySetInnerHTML={{ __html: to.topicHtml }} /> : to.topic}
         </a>
       </div>
     );
   }
-  const others = dmUserIds(m).filter((id) => id !== store.me);
-  const label = others.length ? `You and ${others.map((id) => store.users.name(id)).join(', ')}` : 'You (note to self)';
+  const others = to.userIds.filter((id) => id !== store.me);
   return (
     <div class="recipient-bar dm">
-      <a href={hashFor(conversationNarrow(m))}>{label}</a>
+      <a href={hashFor([{ operator: 'dm', operand: others.length ? others : [store.me] }])}>{recipientLabel(to)}</a>
     </div>
   );
+}
+
+export function RecipientBar({ m }: { m: Message }) {
+  return <ConversationBar to={m.type === 'stream' ? { type: 'stream', streamId: m.stream_id!, topic: filedTopic(m.subject), topicHtml: m.match_subject } : { type: 'private', userIds: dmUserIds(m) }} />;
 }
 
 /**

@@ -114,4 +114,28 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await edit.press('Escape');
     await edit.waitFor({ state: 'detached' });
   });
+
+  test("drafts and scheduled messages show their conversation's bar as the feed does, and when a draft was saved", async () => {
+    const page = alice.page;
+    // A draft without a topic, and a scheduled message to the same stream.
+    await env.server.ok('POST', '/api/v1/drafts', { drafts: [{ type: 'stream', to: [generalId], topic: '', content: 'No topic yet', timestamp: Math.floor(Date.now() / 1000) }] }, aliceAccount);
+    await env.server.ok('POST', '/api/v1/scheduled_messages', { type: 'stream', to: generalId, topic: 'plans', content: 'Later on', scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 3600 }, aliceAccount);
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/plans`);
+    const feedBar = page.getByRole('main').getByRole('link', { name: '#general' }).first();
+    await feedBar.waitFor();
+    const colour = async (link: ReturnType<Page['getByRole']>) => link.evaluate((a) => getComputedStyle(a.parentElement!).borderLeftColor);
+    const feedColour = await colour(feedBar);
+    assert.equal(feedColour, 'rgb(231, 166, 20)');
+
+    await page.evaluate(() => (location.hash = '#drafts'));
+    const draft = page.getByRole('main', { name: 'Drafts' }).getByRole('article', { name: 'Draft to #general › (no topic)' });
+    await draft.getByText('No topic yet').waitFor();
+    assert.equal(await colour(draft.getByRole('link', { name: '#general' })), feedColour);
+    await draft.getByText(/^Saved /).waitFor();
+
+    await page.evaluate(() => (location.hash = '#scheduled'));
+    const scheduled = page.getByRole('main', { name: 'Scheduled messages' }).getByRole('article', { name: 'Scheduled message to #general › plans' });
+    await scheduled.getByText('Later on').waitFor();
+    assert.equal(await colour(scheduled.getByRole('link', { name: '#general' })), feedColour);
+  });
 });
