@@ -17,12 +17,14 @@ describe('composing and editing', { skip: skip ?? false }, () => {
   let bobAccount: Account;
   let alice: Person;
   let generalId: number;
+  let designId: number;
   const LONG_TOPIC = 'Quarterly planning for the spring release and its many loose ends';
 
   before(async () => {
     env = await setUp();
     [aliceAccount, bobAccount] = await twoAccounts(env, { names: ['Alice', 'Bob'], streams: ['general', 'design'], withOwner: true });
     generalId = (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'general' })).stream_id as number;
+    designId = (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' })).stream_id as number;
     await env.server.ok('POST', `/api/v1/users/me/subscriptions/properties`, { subscription_data: [{ stream_id: generalId, property: 'color', value: '#e7a614' }] }, aliceAccount);
     for (const content of ['First from Bob', 'Second from Bob']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'plans', content }, bobAccount);
     await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [aliceAccount.id], content: 'Hi Alice, Bob here' }, bobAccount);
@@ -137,5 +139,24 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     const scheduled = page.getByRole('main', { name: 'Scheduled messages' }).getByRole('article', { name: 'Scheduled message to #general › plans' });
     await scheduled.getByText('Later on').waitFor();
     assert.equal(await colour(scheduled.getByRole('link', { name: '#general' })), feedColour);
+  });
+
+  test("on a phone the move dialog's topic field shows the start of a long topic", async () => {
+    const phone = await logIn(env, aliceAccount.email, aliceAccount.password!, { width: 390, height: 844 }, `#narrow/channel/${designId}-design`);
+    try {
+      const msg = article(phone.page, 'A long topic indeed');
+      await msg.click();
+      await msg.getByRole('button', { name: 'Message actions' }).click();
+      await phone.page.getByRole('menuitem', { name: 'Move topic' }).click();
+      const field = phone.page.getByRole('dialog', { name: 'Move topic' }).getByRole('textbox', { name: 'New topic' });
+      await field.waitFor();
+      assert.equal(await field.inputValue(), LONG_TOPIC.slice(0, 60));
+      const shown = await field.evaluate((el: HTMLInputElement) => ({ scrollLeft: el.scrollLeft, overflows: el.scrollWidth > el.clientWidth }));
+      assert.deepEqual(shown, { scrollLeft: 0, overflows: true });
+      if (process.env.PARLEY_BROWSER_SHOTS) await phone.page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/move-phone.png` });
+      await field.press('Escape');
+    } finally {
+      await phone.context.close();
+    }
   });
 });
