@@ -30,11 +30,19 @@ export const suggestions = signal<SuggestState | null>(null);
 
 const emoji = signal<string[]>([]);
 let emojiRequested = false;
+/** An emoji name typed before the names had loaded: suggested when they arrive if the field still reads the same. */
+let emojiWaiting: { text: string; cursor: number; streamId: number | null; field: 'message' | 'edit' } | null = null;
 function emojiData(): string[] {
   if (!emojiRequested) {
     emojiRequested = true;
     loadUnicodeEmoji().then(
-      (entries) => (emoji.value = emojiNames(entries)),
+      (entries) => {
+        emoji.value = emojiNames(entries);
+        const w = emojiWaiting;
+        emojiWaiting = null;
+        const el = document.activeElement;
+        if (w && el instanceof HTMLTextAreaElement && el.value === w.text && el.selectionStart === w.cursor) suggestions.value = messageSuggestions(w.text, w.cursor, w.streamId, w.field);
+      },
       () => (emojiRequested = false),
     );
   }
@@ -66,7 +74,10 @@ export function messageSuggestions(text: string, cursor: number, streamId: numbe
   const token = activeToken(text, cursor);
   if (!token) return null;
   const d = data(streamId);
-  if (token.kind === 'emoji') d.emoji = emojiData();
+  if (token.kind === 'emoji') {
+    d.emoji = emojiData();
+    emojiWaiting = d.emoji.length === 0 ? { text, cursor, streamId, field } : null;
+  }
   const found = suggest(token, d, 8);
   if (found.length === 0) return null;
   return {
