@@ -314,10 +314,15 @@ function placeNear(id: number): Placement {
   return place({ currentTarget: button } as unknown as MouseEvent);
 }
 
+/** About the height of a full list of suggestions (8 rows). */
+const SUGGESTIONS_HEIGHT = 260;
+
 function EditForm({ m }: { m: Message }) {
   const [text, setText] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  /** The suggestions open below the box when the list scrolled above it has no room for them (the view's first message). */
+  const [below, setBelow] = useState(false);
   useLayoutEffect(() => {
     client
       .rawContent(m.id)
@@ -377,7 +382,7 @@ function EditForm({ m }: { m: Message }) {
         }
       }}
     >
-      <div class="edit-field">
+      <div class={`edit-field ${below ? 'suggest-below' : ''}`}>
         <textarea
           ref={ref}
           aria-label="Edit message content"
@@ -388,6 +393,8 @@ function EditForm({ m }: { m: Message }) {
             const el = e.currentTarget;
             setText(el.value);
             suggestions.value = messageSuggestions(el.value, el.selectionStart, streamId, 'edit');
+            const scroller = el.closest('.scroller');
+            setBelow(scroller !== null && el.getBoundingClientRect().top - scroller.getBoundingClientRect().top < SUGGESTIONS_HEIGHT);
           }}
           onBlur={() => suggestions.peek()?.field === 'edit' && (suggestions.value = null)}
         />

@@ -113,6 +113,35 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await edit.waitFor({ state: 'detached' });
   });
 
+  test("the edit box's suggestions show whole for the first message of a view", async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${designId}-design`);
+    const msg = article(page, 'A long topic indeed');
+    await msg.click();
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    await edit.press('End');
+    // People and the wildcards: a long list, which above the box went under the view's top edge.
+    await edit.pressSequentially(' @');
+    const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
+    await options.first().waitFor();
+    assert.ok((await options.count()) >= 5);
+    const hidden = await options.evaluateAll((els) =>
+      els
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return !el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+        })
+        .map((el) => el.textContent),
+    );
+    assert.deepEqual(hidden, []);
+    if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/edit-suggestions-below.png` });
+    await edit.press('Escape');
+    await edit.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+  });
+
   test("drafts and scheduled messages show their conversation's bar as the feed does, and when a draft was saved", async () => {
     const page = alice.page;
     // A draft without a topic, and a scheduled message to the same stream.
