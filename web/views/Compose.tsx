@@ -341,6 +341,8 @@ export function Compose() {
       showToast(`Message not scheduled: ${errorText(e)}`, true);
     }
     setSending(false);
+    // Back to writing, as after a send: the row of times it was chosen in is gone.
+    text.current?.focus();
   }
 
   function insert(s: string) {
