@@ -4,7 +4,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { client, store } from './context.ts';
-import { compose, composeFocus, selectedId, selectWhenShown, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
+import { compose, composeFocus, selectedId, selectWhenShown, showToast, errorText, type ComposeState, enterNewlinePref, sendsMessage, view, type View } from './state.ts';
 import { currentNarrow, go, narrowTitle, unknownStreamName } from './nav.ts';
 import { dmUserIds, filedTopic, narrowMatches, operandIds } from '../store/match.ts';
 import { composeBlocked, ROLE } from '../store/permissions.ts';
@@ -429,9 +429,7 @@ export function Compose() {
       close();
       return;
     }
-    if (e.key !== 'Enter' || e.isComposing) return;
-    const sendKey = enterNewlinePref.signal.value ? e.ctrlKey || e.metaKey : !e.shiftKey && !e.altKey;
-    if (sendKey || e.ctrlKey || e.metaKey) {
+    if (sendsMessage(e)) {
       e.preventDefault();
       void send();
     }

@@ -3,7 +3,7 @@
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
-import { compose, composeFocus, dialog, editingId, reactingId, selectedId, showToast, errorText } from './state.ts';
+import { compose, composeFocus, dialog, editingId, reactingId, selectedId, sendsMessage, showToast, errorText } from './state.ts';
 import { hashFor } from './nav.ts';
 import { Avatar } from './Header.tsx';
 import { useAutoGrow } from './autogrow.ts';
@@ -376,7 +376,8 @@ function EditForm({ m }: { m: Message }) {
           e.stopPropagation();
           editingId.value = null;
         }
-        if (e.key === 'Enter' && !e.shiftKey) {
+        // As in compose: Enter saves, or makes a new line with "Enter sends" off.
+        if (sendsMessage(e)) {
           e.preventDefault();
           void save();
         }

@@ -142,6 +142,32 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await edit.waitFor({ state: 'detached' });
   });
 
+  test('with "Enter sends" off, Enter in the edit box makes a new line and Ctrl+Enter saves, as in compose', async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/plans`);
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const enterSends = page.getByRole('checkbox', { name: 'Enter sends' });
+    await enterSends.uncheck();
+    await page.getByRole('button', { name: 'Close compose' }).click();
+    try {
+      await article(page, 'My answer to Bob').click();
+      await page.keyboard.press('e');
+      const edit = page.getByRole('textbox', { name: 'Edit message content' });
+      await edit.waitFor();
+      await edit.press('End');
+      await edit.press('Enter');
+      await edit.pressSequentially('and a second line');
+      assert.equal(await edit.inputValue(), 'My answer to Bob\nand a second line', 'Enter saved the edit');
+      await edit.press('Control+Enter');
+      await edit.waitFor({ state: 'detached' });
+      await article(page, 'and a second line').waitFor();
+    } finally {
+      await page.getByRole('button', { name: 'Compose', exact: true }).click();
+      await enterSends.check();
+      await page.getByRole('button', { name: 'Close compose' }).click();
+    }
+  });
+
   test("drafts and scheduled messages show their conversation's bar as the feed does, and when a draft was saved", async () => {
     const page = alice.page;
     // A draft without a topic, and a scheduled message to the same stream.
