@@ -376,8 +376,9 @@ function EditForm({ m }: { m: Message }) {
           e.stopPropagation();
           editingId.value = null;
         }
-        // As in compose: Enter saves, or makes a new line with "Enter sends" off.
-        if (sendsMessage(e)) {
+        // As in compose: Enter saves, or makes a new line with "Enter sends" off; in the box only
+        // (Enter on Cancel saved the edit).
+        if (e.target === ref.current && sendsMessage(e)) {
           e.preventDefault();
           void save();
         }

@@ -168,6 +168,20 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     }
   });
 
+  test('Enter on the edit box\'s Cancel cancels the edit', async () => {
+    const page = alice.page;
+    await article(page, 'and a second line').click();
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    await edit.fill('Not to be saved');
+    await page.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await edit.waitFor({ state: 'detached' });
+    await article(page, 'and a second line').waitFor();
+    assert.equal(await article(page, 'Not to be saved').count(), 0);
+  });
+
   test("drafts and scheduled messages show their conversation's bar as the feed does, and when a draft was saved", async () => {
     const page = alice.page;
     // A draft without a topic, and a scheduled message to the same stream.
