@@ -208,6 +208,26 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     assert.equal(await colour(scheduled.getByRole('link', { name: '#general' })), feedColour);
   });
 
+  test('deleting a draft moves the focus to the next one, so several go with the keyboard', async () => {
+    const page = alice.page;
+    const now = Math.floor(Date.now() / 1000);
+    await env.server.ok('POST', '/api/v1/drafts', { drafts: [1, 2].map((n) => ({ type: 'stream', to: [generalId], topic: 'plans', content: `Draft number ${n}`, timestamp: now - n })) }, aliceAccount);
+    await page.evaluate(() => (location.hash = '#drafts'));
+    const list = page.getByRole('main', { name: 'Drafts' });
+    const drafts = list.getByRole('article');
+    await list.getByText('Draft number 2').waitFor();
+    const count = await drafts.count();
+    await drafts.first().getByRole('button', { name: 'Delete draft' }).focus();
+    for (let left = count - 1; left > 0; left--) {
+      await page.keyboard.press('Enter');
+      await until(`${left} drafts left`, async () => (await drafts.count()) === left);
+      assert.equal(await page.evaluate(() => document.activeElement?.closest('article') ? document.activeElement.textContent : null), 'Delete draft');
+    }
+    await page.keyboard.press('Enter');
+    await list.getByText('No drafts.').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Drafts');
+  });
+
   test("on a phone the move dialog's topic field shows the start of a long topic", async () => {
     const phone = await logIn(env, aliceAccount.email, aliceAccount.password!, { width: 390, height: 844 }, `#narrow/channel/${designId}-design`);
     try {
