@@ -12,6 +12,11 @@ export function dmKey(userIds: readonly number[], me: number): string {
   return (others.length ? others : [me]).join(',');
 }
 
+/** A stream message's topic as the server files it: one sent without a topic goes under "(no topic)". */
+export function filedTopic(topic: string): string {
+  return topic.trim() || '(no topic)';
+}
+
 export function operandIds(operand: Term['operand']): number[] {
   if (Array.isArray(operand)) return operand.map(Number);
   if (typeof operand === 'number') return [operand];

@@ -4,9 +4,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { client, store } from './context.ts';
-import { compose, composeFocus, selectedId, showToast, errorText, type ComposeState, enterNewlinePref, view, type View } from './state.ts';
+import { compose, composeFocus, selectedId, selectWhenShown, showToast, errorText, type ComposeState, enterNewlinePref, sendsMessage, view, type View } from './state.ts';
 import { currentNarrow, go, narrowTitle, unknownStreamName } from './nav.ts';
-import { dmUserIds, narrowMatches, operandIds } from '../store/match.ts';
+import { dmUserIds, filedTopic, narrowMatches, operandIds } from '../store/match.ts';
 import { composeBlocked, ROLE } from '../store/permissions.ts';
 import type { Draft, Message, Narrow } from '../store/types.ts';
 import { ClipIcon, CloseIcon } from './icons.tsx';
@@ -41,6 +41,11 @@ function laterChoices(): [string, Date][] {
   ];
 }
 
+/** A view of direct messages (one conversation or all of them): no topic to start there. */
+function dmView(narrow: Narrow): boolean {
+  return narrow.some((t) => !t.negated && (t.operator === 'dm' || (t.operator === 'is' && t.operand === 'dm')));
+}
+
 /** Where compose would send from the narrow on screen. */
 export function composeTarget(newTopic = false): ComposeState {
   const narrow = currentNarrow();
@@ -56,6 +61,8 @@ export function composeTarget(newTopic = false): ComposeState {
   const topic = narrow.find((t) => t.operator === 'topic');
   const dm = narrow.find((t) => t.operator === 'dm');
   if (dm && !newTopic) return { type: 'private', to: operandIds(dm.operand), content: '' };
+  // From direct messages a new topic has no stream to go to: the person chooses one.
+  if (dmView(narrow)) return { type: 'stream', streamId: null, topic: '', content: '' };
   // A stream the app does not know (a stale link) is left for the person to choose: it showed as "#stream NaN".
   const streamId = !stream ? (store.streams.sorted.value[0]?.stream_id ?? null) : unknownStreamName(narrow) === null ? Number(stream.operand) : null;
   return { type: 'stream', streamId, topic: topic && !newTopic ? String(topic.operand) : '', content: '' };
@@ -67,8 +74,7 @@ export function composeTarget(newTopic = false): ComposeState {
  */
 function sentElsewhere(c: ComposeState, id: number, onScreen: Narrow | null): Narrow | null {
   const me = store.me;
-  // The server files a message without a topic under "(no topic)" where topics are optional.
-  const topic = c.type === 'stream' ? c.topic.trim() || '(no topic)' : '';
+  const topic = c.type === 'stream' ? filedTopic(c.topic) : '';
   const narrow: Narrow = c.type === 'stream' ? [{ operator: 'channel', operand: c.streamId! }, { operator: 'topic', operand: topic }] : [{ operator: 'dm', operand: c.to }];
   if (onScreen !== null) {
     const m = {
@@ -143,14 +149,19 @@ export function openCompose(c: ComposeState, focus: 'message' | 'topic' | 'to' =
 }
 
 export function ComposeButtons() {
+  // In direct messages, as in the reference, there is no "New topic": Compose answers the
+  // conversation and "New direct message" starts another (it opened a message to the first stream).
+  const dms = dmView(currentNarrow());
   return (
     <div class="compose-buttons">
       <button type="button" class="primary" onClick={() => openCompose(composeTarget())}>
         Compose
       </button>
-      <button type="button" onClick={() => openCompose(composeTarget(true), 'topic')}>
-        New topic
-      </button>
+      {!dms && (
+        <button type="button" onClick={() => openCompose(composeTarget(true), 'topic')}>
+          New topic
+        </button>
+      )}
       <button type="button" onClick={() => openCompose({ type: 'private', to: [], content: '' }, 'to')}>
         New direct message
       </button>
@@ -290,8 +301,11 @@ export function Compose() {
     try {
       const id = await client.send(outgoing);
       stopTyping();
-      const elsewhere = sentElsewhere(cur, id, currentView());
+      const onScreen = currentView();
+      const elsewhere = sentElsewhere(cur, id, onScreen);
       sentNotice.value = elsewhere && { label: sentToLabel(cur, elsewhere), narrow: elsewhere, view: view.peek() };
+      // As in the reference, the selection moves to one's own new message when the view shows it.
+      if (onScreen !== null && elsewhere === null) selectWhenShown.value = id;
       if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
       const now = compose.peek();
       if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;
@@ -327,6 +341,8 @@ export function Compose() {
       showToast(`Message not scheduled: ${errorText(e)}`, true);
     }
     setSending(false);
+    // Back to writing, as after a send: the row of times it was chosen in is gone.
+    text.current?.focus();
   }
 
   function insert(s: string) {
@@ -413,9 +429,7 @@ export function Compose() {
       close();
       return;
     }
-    if (e.key !== 'Enter' || e.isComposing) return;
-    const sendKey = enterNewlinePref.signal.value ? e.ctrlKey || e.metaKey : !e.shiftKey && !e.altKey;
-    if (sendKey || e.ctrlKey || e.metaKey) {
+    if (sendsMessage(e)) {
       e.preventDefault();
       void send();
     }

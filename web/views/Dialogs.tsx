@@ -14,6 +14,11 @@ function Modal({ title, children }: { title: string; children: preact.ComponentC
     // first field, or the first button (Cancel in a confirmation, never the destructive one).
     const first = ref.current?.querySelector<HTMLElement>('[data-autofocus]') ?? ref.current?.querySelector<HTMLElement>('input, select, textarea, button');
     first?.focus();
+    // A text field shows the start of what it holds (on a phone a long topic showed only its end).
+    if (first instanceof HTMLInputElement && first.type === 'text') {
+      first.setSelectionRange(0, 0);
+      first.scrollLeft = 0;
+    }
     return () => opener.current?.focus?.();
   }, []);
   function onKeyDown(e: KeyboardEvent) {

@@ -3,7 +3,7 @@
 import { memo } from 'preact/compat';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
-import { compose, composeFocus, dialog, editingId, reactingId, selectedId, showToast, errorText } from './state.ts';
+import { compose, composeFocus, dialog, editingId, reactingId, selectedId, sendsMessage, showToast, errorText } from './state.ts';
 import { hashFor } from './nav.ts';
 import { Avatar } from './Header.tsx';
 import { useAutoGrow } from './autogrow.ts';
@@ -11,10 +11,11 @@ import { Menu } from './Menu.tsx';
 import { DotsIcon, SmileIcon } from './icons.tsx';
 import { EmojiPicker, ReactionEmoji } from './EmojiPicker.tsx';
 import { hasWidget, Widget } from './widgets/Widget.tsx';
+import { SuggestionList, comboProps, messageSuggestions, suggestionKey, suggestions, type Choice } from './Suggestions.tsx';
 import { labelPreviews, lightboxClick } from './Lightbox.tsx';
 import type { RealmEmoji } from '../lib/emoji-data.ts';
 import { dateSeparator, formatTime, fullTimestamp, resolveLocale } from '../lib/time.ts';
-import { dmKey, dmUserIds, editMark, isMentioned } from '../store/match.ts';
+import { dmKey, dmUserIds, editMark, filedTopic, isMentioned } from '../store/match.ts';
 import { canDelete, canEdit, canMoveTopic, isNewMember, ROLE } from '../store/permissions.ts';
 import type { Message, Narrow } from '../store/types.ts';
 import { showReactionNames, textEmoji } from '../lib/display.ts';
@@ -23,13 +24,15 @@ export function conversationKey(m: Message): string {
   return m.type === 'stream' ? `s${m.stream_id}:${m.subject.toLowerCase()}` : `d${dmKey(dmUserIds(m), store.me)}`;
 }
 
+function streamNarrow(streamId: number, topic: string): Narrow {
+  return [
+    { operator: 'stream', operand: streamId },
+    { operator: 'topic', operand: topic },
+  ];
+}
+
 export function conversationNarrow(m: Message): Narrow {
-  if (m.type === 'stream') {
-    return [
-      { operator: 'stream', operand: m.stream_id! },
-      { operator: 'topic', operand: m.subject },
-    ];
-  }
+  if (m.type === 'stream') return streamNarrow(m.stream_id!, m.subject);
   const others = dmUserIds(m).filter((id) => id !== store.me);
   return [{ operator: 'dm', operand: others.length ? others : [store.me] }];
 }
@@ -45,29 +48,42 @@ export function DateSeparator({ ts }: { ts: number }) {
   );
 }
 
-export function RecipientBar({ m }: { m: Message }) {
-  if (m.type === 'stream') {
-    const sub = store.streams.subs.value.get(m.stream_id!);
-    const name = store.streams.name(m.stream_id);
+/** Where a message goes: a stream's topic (as the feed shows it, `topicHtml` a search's highlights) or the people of a DM. */
+export type Recipient = { type: 'stream'; streamId: number; topic: string; topicHtml?: string | undefined } | { type: 'private'; userIds: number[] };
+
+/** A recipient as its bar reads: "#design › logo", "You and Bob", "You (note to self)". */
+export function recipientLabel(r: Recipient): string {
+  if (r.type === 'stream') return `#${store.streams.name(r.streamId)} › ${r.topic}`;
+  const others = r.userIds.filter((id) => id !== store.me);
+  return others.length ? `You and ${others.map((id) => store.users.name(id)).join(', ')}` : 'You (note to self)';
+}
+
+/** The bar above a conversation's messages, in its stream's colour; also over drafts and scheduled messages. */
+export function ConversationBar({ to }: { to: Recipient }) {
+  if (to.type === 'stream') {
+    const sub = store.streams.subs.value.get(to.streamId);
     return (
       <div class="recipient-bar" style={{ '--stream-color': sub?.color ?? '#c2c2c2' }}>
-        <a href={hashFor([{ operator: 'stream', operand: m.stream_id! }])} class="rb-stream">
-          #{name}
+        <a href={hashFor([{ operator: 'stream', operand: to.streamId }])} class="rb-stream">
+          #{store.streams.name(to.streamId)}
         </a>
         <span aria-hidden="true"> › </span>
-        <a href={hashFor(conversationNarrow(m))} class="rb-topic">
-          {m.match_subject ? <span dangerouslySetInnerHTML={{ __html: m.match_subject }} /> : m.subject || 'general chat'}
+        <a href={hashFor(streamNarrow(to.streamId, to.topic))} class="rb-topic">
+          {to.topicHtml ? <span dangerouslySetInnerHTML={{ __html: to.topicHtml }} /> : to.topic}
         </a>
       </div>
     );
   }
-  const others = dmUserIds(m).filter((id) => id !== store.me);
-  const label = others.length ? `You and ${others.map((id) => store.users.name(id)).join(', ')}` : 'You (note to self)';
+  const others = to.userIds.filter((id) => id !== store.me);
   return (
     <div class="recipient-bar dm">
-      <a href={hashFor(conversationNarrow(m))}>{label}</a>
+      <a href={hashFor([{ operator: 'dm', operand: others.length ? others : [store.me] }])}>{recipientLabel(to)}</a>
     </div>
   );
+}
+
+export function RecipientBar({ m }: { m: Message }) {
+  return <ConversationBar to={m.type === 'stream' ? { type: 'stream', streamId: m.stream_id!, topic: filedTopic(m.subject), topicHtml: m.match_subject } : { type: 'private', userIds: dmUserIds(m) }} />;
 }
 
 /**
@@ -298,10 +314,15 @@ function placeNear(id: number): Placement {
   return place({ currentTarget: button } as unknown as MouseEvent);
 }
 
+/** About the height of a full list of suggestions (8 rows). */
+const SUGGESTIONS_HEIGHT = 260;
+
 function EditForm({ m }: { m: Message }) {
   const [text, setText] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  /** The suggestions open below the box when the list scrolled above it has no room for them (the view's first message). */
+  const [below, setBelow] = useState(false);
   useLayoutEffect(() => {
     client
       .rawContent(m.id)
@@ -330,23 +351,57 @@ function EditForm({ m }: { m: Message }) {
     }
     setBusy(false);
   }
+  // The same suggestions as compose's: @-mentions, #streams and topics, :emoji:.
+  const streamId = m.type === 'stream' ? (m.stream_id ?? null) : null;
+  function pick(ch: Choice) {
+    const r = ch.apply();
+    setText(r.text);
+    suggestions.value = null;
+    requestAnimationFrame(() => {
+      const el = ref.current;
+      if (!el) return;
+      el.setSelectionRange(r.cursor, r.cursor);
+      // `#**stream**` goes on to its topics when `>` is typed; other picks are done.
+      suggestions.value = messageSuggestions(el.value, r.cursor, streamId, 'edit');
+    });
+  }
   if (text === null) return <p class="muted-text">Loading…</p>;
   return (
     <form
       class="edit-form"
       onSubmit={(e) => (e.preventDefault(), void save())}
       onKeyDown={(e) => {
+        if (suggestionKey(e, 'edit', pick)) return;
         if (e.key === 'Escape') {
           e.stopPropagation();
           editingId.value = null;
         }
-        if (e.key === 'Enter' && !e.shiftKey) {
+        // As in compose: Enter saves, or makes a new line with "Enter sends" off; in the box only
+        // (Enter on Cancel saved the edit).
+        if (e.target === ref.current && sendsMessage(e)) {
           e.preventDefault();
           void save();
         }
       }}
     >
-      <textarea ref={ref} aria-label="Edit message content" value={text} onInput={(e) => setText(e.currentTarget.value)} rows={2} />
+      <div class={`edit-field ${below ? 'suggest-below' : ''}`}>
+        <textarea
+          ref={ref}
+          aria-label="Edit message content"
+          value={text}
+          rows={2}
+          {...comboProps('edit')}
+          onInput={(e) => {
+            const el = e.currentTarget;
+            setText(el.value);
+            suggestions.value = messageSuggestions(el.value, el.selectionStart, streamId, 'edit');
+            const scroller = el.closest('.scroller');
+            setBelow(scroller !== null && el.getBoundingClientRect().top - scroller.getBoundingClientRect().top < SUGGESTIONS_HEIGHT);
+          }}
+          onBlur={() => suggestions.peek()?.field === 'edit' && (suggestions.value = null)}
+        />
+        <SuggestionList field="edit" pick={pick} />
+      </div>
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
           Save

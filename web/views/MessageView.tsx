@@ -3,7 +3,7 @@
 // when rows are added or dropped above, the scroll position is kept on a visible message.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { client, store } from './context.ts';
-import { selectedId, showToast, errorText } from './state.ts';
+import { selectedId, selectWhenShown, showToast, errorText } from './state.ts';
 import { currentNarrow, narrowTitle, unknownStreamName } from './nav.ts';
 import { MessageRow, RecipientBar, DateSeparator, conversationKey } from './Message.tsx';
 import { TypingLine } from './Typing.tsx';
@@ -152,6 +152,11 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
     win.current = { first: ids[start] ?? null, last: end >= ids.length ? null : ids[end - 1]!, init: true };
     initialScroll.current = true;
     if (selectedId.peek() === null || !ids.includes(selectedId.peek()!)) selectedId.value = ids[at] ?? null;
+  }
+  const sent = selectWhenShown.value;
+  if (sent !== null && ids.includes(sent)) {
+    selectWhenShown.value = null;
+    selectedId.value = sent;
   }
   const start = win.current.first === null ? 0 : lowerBound(ids, win.current.first);
   const end = win.current.last === null ? ids.length : lowerBound(ids, win.current.last + 1);

@@ -2,17 +2,14 @@
 // goes back into compose and leaves the schedule) or to delete.
 import { client, store } from './context.ts';
 import { compose, composeFocus, errorText, showToast } from './state.ts';
-import { locale } from './Message.tsx';
+import { ConversationBar, locale, recipientLabel, type Recipient } from './Message.tsx';
 import { fullTimestamp } from '../lib/time.ts';
+import { filedTopic } from '../store/match.ts';
 import type { ScheduledMessage } from '../store/types.ts';
 
-/** Where a scheduled message goes, as its recipient bar says it. */
-function scheduledTo(m: ScheduledMessage): string {
-  if (m.type === 'stream') return `#${store.streams.name(m.to as number)} › ${m.topic || 'general chat'}`;
-  return (m.to as number[])
-    .filter((id) => id !== store.me)
-    .map((id) => store.users.name(id))
-    .join(', ') || store.users.name(store.me);
+/** Where a scheduled message goes, under the bar its conversation has in the feed. */
+function scheduledTo(m: ScheduledMessage): Recipient {
+  return m.type === 'stream' ? { type: 'stream', streamId: m.to as number, topic: filedTopic(m.topic ?? '') } : { type: 'private', userIds: m.to as number[] };
 }
 
 async function editScheduled(m: ScheduledMessage): Promise<void> {
@@ -44,8 +41,8 @@ export function Scheduled() {
           const to = scheduledTo(m);
           const when = fullTimestamp(m.scheduled_delivery_timestamp, { twentyFourHour: twentyFour, locale: locale() });
           return (
-            <article class="draft" key={m.scheduled_message_id} aria-label={`Scheduled message to ${to}`}>
-              <div class="recipient-bar">{to}</div>
+            <article class="draft" key={m.scheduled_message_id} aria-label={`Scheduled message to ${recipientLabel(to)}`}>
+              <ConversationBar to={to} />
               <p class="scheduled-when">{m.failed ? `Could not be sent at ${when}` : `Sends ${when}`}</p>
               <p class="draft-text">{m.content}</p>
               <div class="row">

@@ -20,7 +20,7 @@ export interface Choice {
 }
 
 export interface SuggestState {
-  field: 'message' | 'to' | 'topic' | 'search';
+  field: 'message' | 'edit' | 'to' | 'topic' | 'search';
   items: Choice[];
   /** -1: none yet. */
   active: number;
@@ -30,11 +30,19 @@ export const suggestions = signal<SuggestState | null>(null);
 
 const emoji = signal<string[]>([]);
 let emojiRequested = false;
+/** An emoji name typed before the names had loaded: suggested when they arrive if the field still reads the same. */
+let emojiWaiting: { text: string; cursor: number; streamId: number | null; field: 'message' | 'edit' } | null = null;
 function emojiData(): string[] {
   if (!emojiRequested) {
     emojiRequested = true;
     loadUnicodeEmoji().then(
-      (entries) => (emoji.value = emojiNames(entries)),
+      (entries) => {
+        emoji.value = emojiNames(entries);
+        const w = emojiWaiting;
+        emojiWaiting = null;
+        const el = document.activeElement;
+        if (w && el instanceof HTMLTextAreaElement && el.value === w.text && el.selectionStart === w.cursor) suggestions.value = messageSuggestions(w.text, w.cursor, w.streamId, w.field);
+      },
       () => (emojiRequested = false),
     );
   }
@@ -61,15 +69,19 @@ function mentionDetail(s: Suggestion): string | undefined {
   return undefined;
 }
 
-export function messageSuggestions(text: string, cursor: number, streamId: number | null): SuggestState | null {
+/** @-mentions, #streams and topics, :emoji: for the word at the cursor of a message being written (`field`: compose's, or an edit's). */
+export function messageSuggestions(text: string, cursor: number, streamId: number | null, field: 'message' | 'edit' = 'message'): SuggestState | null {
   const token = activeToken(text, cursor);
   if (!token) return null;
   const d = data(streamId);
-  if (token.kind === 'emoji') d.emoji = emojiData();
+  if (token.kind === 'emoji') {
+    d.emoji = emojiData();
+    emojiWaiting = d.emoji.length === 0 ? { text, cursor, streamId, field } : null;
+  }
   const found = suggest(token, d, 8);
   if (found.length === 0) return null;
   return {
-    field: 'message',
+    field,
     active: 0,
     items: found.map((s) => ({
       label: s.label,

@@ -2,7 +2,7 @@
 // The app keeps narrows in the API's form (stream and user IDs); lib/narrow.ts turns them into
 // hashes, search box text and headings and back.
 import { store, client } from './context.ts';
-import { compose, selectedId, view, drawer, dismissNotice } from './state.ts';
+import { compose, selectedId, selectWhenShown, view, drawer, dismissNotice } from './state.ts';
 import { decodeHashComponent, describeNarrow, hashToNarrow, narrowToHash, nearMessageId, parseSearch, toApiNarrow, unparseSearch, userByName, type NarrowLookups, type NarrowTerm } from '../lib/narrow.ts';
 import { operandIds } from '../store/match.ts';
 import type { Narrow, Term } from '../store/types.ts';
@@ -121,6 +121,7 @@ export function readHash(): void {
   const narrow = fromTerms(terms);
   view.value = { kind: 'narrow', narrow };
   selectedId.value = nearMessageId(terms) ?? null;
+  selectWhenShown.value = null;
   // An open, empty compose box follows the narrow to its conversation.
   const c = compose.value;
   if (c && !c.content.trim()) compose.value = { ...composeTarget(), draftId: undefined };

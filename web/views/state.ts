@@ -7,6 +7,8 @@ export type View = { kind: 'narrow'; narrow: Narrow } | { kind: 'drafts' } | { k
 
 export const view = signal<View>({ kind: 'narrow', narrow: [] });
 export const selectedId = signal<number | null>(null);
+/** A message just sent from the view that shows it: selected once it is in the list (its event may come after the send's answer). */
+export const selectWhenShown = signal<number | null>(null);
 
 export type ComposeState =
   | { type: 'stream'; streamId: number | null; topic: string; content: string; draftId?: number }
@@ -113,3 +115,10 @@ function pref(key: string, fallback: boolean) {
 
 /** Enter makes a new line and Ctrl+Enter sends, instead of the other way round. */
 export const enterNewlinePref = pref('parley-enter-newline', false);
+
+/** Whether a key in a message box sends it (compose) or saves it (an edit), by the "Enter sends" choice; Ctrl+Enter always does. */
+export function sendsMessage(e: KeyboardEvent): boolean {
+  if (e.key !== 'Enter' || e.isComposing) return false;
+  if (e.ctrlKey || e.metaKey) return true;
+  return !enterNewlinePref.signal.value && !e.shiftKey && !e.altKey;
+}

@@ -53,6 +53,8 @@ describe('scheduled messages', { skip: skip ?? false }, () => {
     await later.waitFor({ state: 'detached' });
     await page.getByText(/^Scheduled for /).waitFor();
     assert.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), '', 'compose empties as after a send');
+    // The focus goes back to the message box, as after a send (it was left on nothing).
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
   }
 
   test('"Send later" schedules the message; the sidebar and the view list it; Edit takes it back into compose', async () => {
