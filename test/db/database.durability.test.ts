@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { WalSync } from '../../src/db/database.ts';
+import { WalSync } from '../../src/db/wal-sync.ts';
 import { startServer } from '../helpers/server.ts';
 
 /** A flush that waits until the test lets it end. */

@@ -31,10 +31,14 @@ function streamNarrow(streamId: number, topic: string): Narrow {
   ];
 }
 
-export function conversationNarrow(m: Message): Narrow {
-  if (m.type === 'stream') return streamNarrow(m.stream_id!, m.subject);
-  const others = dmUserIds(m).filter((id) => id !== store.me);
+/** A DM conversation by all its people: the others, or oneself alone (notes to self). */
+function dmNarrow(userIds: readonly number[]): Narrow {
+  const others = userIds.filter((id) => id !== store.me);
   return [{ operator: 'dm', operand: others.length ? others : [store.me] }];
+}
+
+export function conversationNarrow(m: Message): Narrow {
+  return m.type === 'stream' ? streamNarrow(m.stream_id!, m.subject) : dmNarrow(dmUserIds(m));
 }
 
 export const locale = () => resolveLocale(String(store.settings.user.value.default_language ?? navigator.language));
@@ -74,10 +78,9 @@ export function ConversationBar({ to }: { to: Recipient }) {
       </div>
     );
   }
-  const others = to.userIds.filter((id) => id !== store.me);
   return (
     <div class="recipient-bar dm">
-      <a href={hashFor([{ operator: 'dm', operand: others.length ? others : [store.me] }])}>{recipientLabel(to)}</a>
+      <a href={hashFor(dmNarrow(to.userIds))}>{recipientLabel(to)}</a>
     </div>
   );
 }

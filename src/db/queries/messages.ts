@@ -1,20 +1,15 @@
-import { directStatements, isSqlite, type Conn, type Tx } from '../database.ts';
+import { directStatements, type Conn, type Tx } from '../database.ts';
 import { encodeRecipients } from '../pending-user-messages.ts';
 import type { Message } from '../schema.ts';
 
 type Q = Conn | Tx;
-
-/** The insert statement for a row with these columns, by their names joined (one shape in practice). */
-const insertTexts = new Map<string, string>();
 
 // A send's statements run in its transaction; on SQLite through kept statements (directStatements).
 export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promise<number> {
   const direct = directStatements(tx);
   if (direct) {
     const columns = Object.keys(values);
-    const key = columns.join();
-    let text = insertTexts.get(key);
-    if (text === undefined) insertTexts.set(key, (text = `insert into messages (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`));
+    const text = `insert into messages (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
     return direct.run(text, Object.values(values)).lastInsertRowid;
   }
   const row = await tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
@@ -30,10 +25,6 @@ export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser:
   const direct = directStatements(tx);
   if (direct) {
     direct.run('insert into pending_user_messages (message_id, recipients) values (?, ?)', [messageId, encodeRecipients(flagsByUser)]);
-    return;
-  }
-  if (isSqlite(tx)) {
-    await tx.insertInto('pending_user_messages').values({ message_id: messageId, recipients: encodeRecipients(flagsByUser) }).execute();
     return;
   }
   const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
