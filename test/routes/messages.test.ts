@@ -99,6 +99,29 @@ test('sending a stream message publishes a message event to its subscribers with
   );
 });
 
+test('a topic wildcard mention flags those who took part in the topic, its sender too, and no other subscriber', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const alice = await s.createUser('Alice');
+  const bob = await s.createUser('Bob');
+  const carol = await s.createUser('Carol');
+  await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'plans', content: 'first' }, alice);
+  await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'elsewhere', content: 'not here' }, carol);
+  s.published.length = 0;
+  const { id } = await s.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'Plans', content: '@**topic** ready?' }, bob);
+  const flagsOf = new Map<number, string[]>();
+  for (const e of s.published.filter((p) => p.event.type === 'message')) for (const u of e.userIds) flagsOf.set(u, e.event.flags);
+  assert.deepEqual(flagsOf.get(alice.id), ['topic_wildcard_mentioned', 'wildcard_mentioned']);
+  assert.deepEqual(flagsOf.get(bob.id), ['read', 'topic_wildcard_mentioned', 'wildcard_mentioned']);
+  assert.deepEqual(flagsOf.get(carol.id), []);
+  assert.deepEqual(flagsOf.get(s.owner.id), []);
+  // What is stored says the same.
+  for (const [user, flags] of [[alice, ['topic_wildcard_mentioned', 'wildcard_mentioned']], [bob, ['read', 'topic_wildcard_mentioned', 'wildcard_mentioned']], [carol, []]] as const) {
+    const got = await s.ok('GET', '/api/v1/messages', { anchor: id, num_before: 0, num_after: 0 }, user);
+    assert.deepEqual(got.messages[0].flags, flags, user.email);
+  }
+});
+
 test("a stream message's event links its topic with the linkifiers its content was rendered with, as a fetch does", async (t) => {
   const s = await startServer();
   t.after(() => s.close());

@@ -1,7 +1,7 @@
 // Sending a message to a stream topic or to a set of users.
 import type { AppContext } from '../../context.ts';
 import type { Message, Realm, Stream, User } from '../../db/schema.ts';
-import { insertMessage, insertUserMessages, setStreamFirstMessage } from '../../db/queries/messages.ts';
+import { insertMessage, setStreamFirstMessage } from '../../db/queries/messages.ts';
 import { dmRecipient } from '../../db/queries/recipients.ts';
 import { activeSubscriberIds, subscription } from '../../db/queries/streams.ts';
 import { canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
@@ -131,19 +131,8 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       has_attachment: rendered.uploadPaths.length > 0 ? 1 : 0,
       has_image: rendered.hasImage ? 1 : 0,
     };
-    const id = await insertMessage(scope.tx, row);
-    const widget = await addWidgetOnSend(scope.tx, { id, sender_id: sender.id, content });
-    // A stream that had messages when the request began has its first one already.
-    if (a.type === 'stream' && a.stream.first_message_id === null && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
-      scope.emit(
-        { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: a.stream.id, name: a.stream.name },
-        await usersWhoCanSeeStream(scope.tx, a.stream),
-      );
-    }
-    await emitAttachmentUpdates(scope, realm.id, await claimAttachments(scope.tx, { id, realm_id: realm.id, sender_id: sender.id }, rendered.uploadPaths));
-
-    // A topic wildcard mention reaches those who took part in the topic (this message included).
-    const topicAudience = rendered.wildcard === 'topic' && a.type === 'stream' ? new Set(await topicParticipantIds(scope.tx, a.stream.id, a.topic)) : null;
+    // A topic wildcard mention reaches those who took part in the topic, this message's sender included.
+    const topicAudience = rendered.wildcard === 'topic' && a.type === 'stream' ? new Set([...(await topicParticipantIds(scope.tx, a.stream.id, a.topic)), sender.id]) : null;
     // Muted users: receivers who muted the sender get the message already read.
     const mutedBy = await usersWhoMuted(scope.tx, sender.id);
     const flagsByUser = new Map<number, number>();
@@ -156,7 +145,17 @@ export async function checkSendMessage(app: AppContext, sender: User, realm: Rea
       if (rendered.wildcard === 'topic' && (topicAudience === null || topicAudience.has(userId))) flags |= FLAG_BITS.topic_wildcard_mentioned;
       flagsByUser.set(userId, flags);
     }
-    await insertUserMessages(scope.tx, id, flagsByUser);
+    const id = await insertMessage(scope.tx, row, flagsByUser);
+    const widget = await addWidgetOnSend(scope.tx, { id, sender_id: sender.id, content });
+    // A stream that had messages when the request began has its first one already.
+    if (a.type === 'stream' && a.stream.first_message_id === null && (await setStreamFirstMessage(scope.tx, a.stream.id, id))) {
+      scope.emit(
+        { type: 'stream', op: 'update', property: 'first_message_id', value: id, stream_id: a.stream.id, name: a.stream.name },
+        await usersWhoCanSeeStream(scope.tx, a.stream),
+      );
+    }
+    await emitAttachmentUpdates(scope, realm.id, await claimAttachments(scope.tx, { id, realm_id: realm.id, sender_id: sender.id }, rendered.uploadPaths));
+
     if (input.inTransaction) await input.inTransaction(scope, id);
 
     // One event per distinct set of flags: the message is the same, the flags are the receiver's.

@@ -1,36 +1,34 @@
+import { sql } from 'kysely';
 import { directStatements, type Conn, type Tx } from '../database.ts';
 import { encodeRecipients } from '../pending-user-messages.ts';
 import type { Message } from '../schema.ts';
 
 type Q = Conn | Tx;
 
-// A send's statements run in its transaction; on SQLite through kept statements (directStatements).
-export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>): Promise<number> {
-  const direct = directStatements(tx);
-  if (direct) {
-    const columns = Object.keys(values);
-    const text = `insert into messages (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-    return direct.run(text, Object.values(values)).lastInsertRowid;
-  }
-  const row = await tx.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /**
- * A new message's user_messages rows. SQLite stores them as one pending row, moved into
- * user_messages in batches before anyone reads them (pending-user-messages.ts).
+ * A new message's row and its recipients' user_messages rows (user ID to flags), in the send's
+ * transaction; answers the message's ID. SQLite runs it through kept statements
+ * (directStatements) and stores the recipients as one pending row, moved into user_messages in
+ * batches before anyone reads them (pending-user-messages.ts). PostgreSQL writes both in one
+ * statement, the recipients as two arrays: one round trip, and one short text to parse however
+ * many recipients there are.
  */
-export async function insertUserMessages(tx: Tx, messageId: number, flagsByUser: Map<number, number>): Promise<void> {
-  if (flagsByUser.size === 0) return;
+export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>, flagsByUser: ReadonlyMap<number, number>): Promise<number> {
+  const columns = Object.keys(values);
   const direct = directStatements(tx);
   if (direct) {
-    direct.run('insert into pending_user_messages (message_id, recipients) values (?, ?)', [messageId, encodeRecipients(flagsByUser)]);
-    return;
+    const text = `insert into messages (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+    const id = direct.run(text, Object.values(values)).lastInsertRowid;
+    if (flagsByUser.size > 0) direct.run('insert into pending_user_messages (message_id, recipients) values (?, ?)', [id, encodeRecipients(flagsByUser)]);
+    return id;
   }
-  const rows = [...flagsByUser].map(([user_id, flags]) => ({ user_id, message_id: messageId, flags }));
-  for (let i = 0; i < rows.length; i += 500) {
-    await tx.insertInto('user_messages').values(rows.slice(i, i + 500)).execute();
-  }
+  const row = sql`insert into messages (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(Object.values(values))}) returning id`;
+  if (flagsByUser.size === 0) return (await sql<{ id: number }>`${row}`.execute(tx)).rows[0]!.id;
+  const { rows } = await sql<{ id: number }>`with m as (${row}), r as (
+      insert into user_messages (user_id, message_id, flags)
+      select t.user_id, m.id, t.flags from m, unnest(${[...flagsByUser.keys()]}::integer[], ${[...flagsByUser.values()]}::integer[]) as t(user_id, flags)
+    ) select id from m`.execute(tx);
+  return rows[0]!.id;
 }
 
 export async function messageById(db: Q, realmId: number, id: number): Promise<Message | undefined> {
