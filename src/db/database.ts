@@ -52,11 +52,12 @@ export interface Db {
   /**
    * The same for who subscribes to a stream and who is active: a count that grows with every
    * statement of this process that may write subscriptions, users, streams or realms, with every
-   * rollback (a transaction's own reads saw what it undid), and with every write of another
-   * connection to those tables (SQLite, counted by triggers). Null where it is not kept
-   * (PostgreSQL, whose processes do not count each other's writes).
+   * rollback of a transaction that may have written them (its own reads saw what it undid), and
+   * with every write of another connection or process to those tables (SQLite: counted by
+   * triggers; PostgreSQL: through Redis, as identityWrites, with which it shares its count).
+   * Null when and where identityWrites is.
    */
-  subscriberWrites: (() => number) | null;
+  subscriberWrites: (() => number | null) | null;
   /**
    * Resolves once everything this process has committed is on disk. PostgreSQL's commit is
    * durable already; on SQLite the write-ahead log is flushed off the event loop, one flush for
@@ -177,7 +178,7 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
         await identity?.close();
       },
       identityWrites: identity ? () => identity.version() : null,
-      subscriberWrites: null,
+      subscriberWrites: identity ? () => identity.version() : null,
       sync: () => Promise.resolve(),
       writesHeld: () => null,
       pendingRows: () => null,
@@ -274,8 +275,10 @@ const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);
 const SESSION_TOUCH = /^update "sessions" set "last_used_at" = (\?|\$1), "expires_at" = (\?|\$2) where "token_hash" = (\?|\$3)$/;
 /** A statement that may change what authentication keeps: users, realms or sessions rows. */
 const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && /\b(users|realms|sessions)\b/i.test(text) && !SESSION_TOUCH.test(text);
-/** Statements that may change a stream's active subscribers (Db.subscriberWrites), and rollbacks. */
-const SUBSCRIBER_WRITE = (text: string) => MAY_WRITE(text) && (/\b(subscriptions|users|streams|realms)\b/i.test(text) || /^\s*rollback\b/i.test(text));
+/** A statement that may change a stream's active subscribers (Db.subscriberWrites). */
+const SUBSCRIBER_WRITE = (text: string) => MAY_WRITE(text) && /\b(subscriptions|users|streams|realms)\b/i.test(text);
+/** SQLite counts rollbacks as subscriber writes (Db.subscriberWrites). */
+const SUBSCRIBER_WRITE_OR_ROLLBACK = (text: string) => SUBSCRIBER_WRITE(text) || /^\s*rollback\b/i.test(text);
 
 /** Db.prepared: a name per SQL text, so that each connection prepares a text once. */
 function preparedReads(pool: pgTypes.Pool): Db['prepared'] {
@@ -292,9 +295,12 @@ function preparedReads(pool: pgTypes.Pool): Db['prepared'] {
 }
 
 /**
- * PostgreSQL: each connection tells `identity` of its identity writes once they are committed (a
- * statement outside a transaction, or the commit of a transaction that ran one), and the
- * statement or commit returns once every process has dropped what it kept.
+ * PostgreSQL: each connection tells `identity` of its writes to what is kept (identity and
+ * subscriber writes: Db.identityWrites, Db.subscriberWrites). A statement outside a transaction
+ * returns once every process has dropped what it kept. In a transaction, the first such write
+ * makes this process keep nothing until the transaction ends (its own reads see what it wrote,
+ * which other transactions must not be served); its commit returns once every process has
+ * dropped what it kept, and a rollback drops what this process kept.
  */
 function announceIdentityWrites(connection: DatabaseConnection, identity: IdentitySync): void {
   const run = connection.executeQuery.bind(connection);
@@ -306,21 +312,28 @@ function announceIdentityWrites(connection: DatabaseConnection, identity: Identi
       inTransaction = true;
       wrote = false;
     } else if (text === 'commit' || text === 'rollback') {
-      const result = await run<R>(query).finally(() => (inTransaction = false));
-      if (text === 'commit' && wrote) {
-        wrote = false;
-        await identity.changed();
+      let committed = false;
+      try {
+        const result = await run<R>(query);
+        committed = text === 'commit';
+        return result;
+      } finally {
+        inTransaction = false;
+        if (wrote) {
+          wrote = false;
+          await identity.transactionEnded(committed);
+        }
       }
-      return result;
-    } else if (IDENTITY_WRITE(text)) {
-      if (inTransaction) wrote = true;
-      else {
+    } else if (IDENTITY_WRITE(text) || SUBSCRIBER_WRITE(text)) {
+      if (!inTransaction) {
         try {
           return await run<R>(query);
         } finally {
           await identity.changed();
         }
       }
+      if (!wrote) identity.transactionWrites();
+      wrote = true;
     }
     return run<R>(query);
   };
@@ -401,7 +414,7 @@ class StatementCache implements SqliteDatabase {
     const stmt = this.#file.prepare(text);
     if (!MAY_WRITE(text)) return stmt as unknown as SqliteStatement;
     const identity = IDENTITY_WRITE(text);
-    const subscribers = SUBSCRIBER_WRITE(text);
+    const subscribers = SUBSCRIBER_WRITE_OR_ROLLBACK(text);
     const wrote = () => {
       this.#written();
       if (identity) this.identityWrites++;

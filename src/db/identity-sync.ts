@@ -1,9 +1,10 @@
-// What authentication keeps (users by API key, realms, sessions: src/http/auth.ts) stays current
-// across processes on PostgreSQL through Redis. A process that commits a write to users, realms
-// or sessions publishes it on a channel every process listens to; each one drops what it kept,
-// then acknowledges to the writer, and the writer waits for every acknowledgement before its
-// commit returns. So when a request that deactivated a user, changed a key or ended a session is
-// answered, no process still authenticates with what it had kept.
+// What authentication keeps (users by API key, realms, sessions: src/http/auth.ts) and what a
+// send keeps (a stream's subscribers: queries/streams.ts) stays current across processes on
+// PostgreSQL through Redis. A process that commits a write to users, realms, sessions,
+// subscriptions or streams publishes it on a channel every process listens to; each one drops
+// what it kept, then acknowledges to the writer, and the writer waits for every acknowledgement
+// before its commit returns. So when a request that deactivated a user, changed a key or ended a
+// session is answered, no process still authenticates with what it had kept.
 //
 // A process keeps nothing while it is not listening (before it has subscribed, and from a lost
 // connection until it has subscribed again, when it drops everything), since it would miss
@@ -25,6 +26,8 @@ const MAX_AGE_MS = 30_000;
 export class IdentitySync {
   /** Grows with every invalidation; what was read under an older value is not kept. */
   #version = 0;
+  /** Transactions of this process that have written what is kept and not yet ended. */
+  #writingTransactions = 0;
   #listening = false;
   #closed = false;
   readonly #id = randomUUID();
@@ -59,12 +62,34 @@ export class IdentitySync {
     await this.#subscribed;
   }
 
-  /** The current version, or null while invalidations might be missed (keep nothing then). */
+  /**
+   * The current version, or null while invalidations might be missed or a transaction of this
+   * process has written what is kept and not ended (keep nothing then).
+   */
   version(): number | null {
-    return this.#listening ? this.#version : null;
+    return this.#listening && this.#writingTransactions === 0 ? this.#version : null;
   }
 
-  /** After a commit that wrote users, realms or sessions: every process drops what it kept. */
+  /** A transaction of this process has written what is kept: nothing is kept until it ends. */
+  transactionWrites(): void {
+    this.#writingTransactions++;
+    this.#version++;
+  }
+
+  /**
+   * That transaction has ended: committed, every process drops what it kept (changed);
+   * rolled back, this one does (its reads saw what was undone).
+   */
+  async transactionEnded(committed: boolean): Promise<void> {
+    this.#writingTransactions--;
+    if (committed) return this.changed();
+    this.#version++;
+  }
+
+  /**
+   * After a commit that wrote what is kept (Db.identityWrites, Db.subscriberWrites): every
+   * process drops what it kept.
+   */
   async changed(): Promise<void> {
     this.#version++;
     const seq = ++this.#seq;

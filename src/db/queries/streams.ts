@@ -111,13 +111,13 @@ const keptSubscribers = new WeakMap<Db, { writes: number; streams: Map<number, r
 /**
  * One stream's active subscribers (subscriberIds), kept between sends while `Db.subscriberWrites`
  * stays the same: every send to a stream reads them, and they change seldom (reading 50 took
- * about 40 µs of a send's CPU). `q` is the connection or transaction to read through when they
- * are not kept; a list read while a write raced it is not kept. Not kept where the database does
- * not count those writes (PostgreSQL).
+ * about 40 µs of a send's CPU on SQLite, a round trip on PostgreSQL). `q` is the connection or
+ * transaction to read through when they are not kept; a list read while a write raced it is not
+ * kept. Not kept while those writes might go unseen (PostgreSQL without Redis, or not listening).
  */
 export async function activeSubscriberIds(db: Db, q: Q, streamId: number): Promise<readonly number[]> {
   const writes = db.subscriberWrites?.();
-  if (writes === undefined) return (await subscriberIds(q, [streamId])).get(streamId) ?? [];
+  if (writes == null) return (await subscriberIds(q, [streamId])).get(streamId) ?? [];
   let kept = keptSubscribers.get(db);
   if (!kept || kept.writes !== writes) keptSubscribers.set(db, (kept = { writes, streams: new Map() }));
   const hit = kept.streams.get(streamId);
