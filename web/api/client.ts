@@ -145,6 +145,17 @@ export class Client {
     }
   }
 
+  /**
+   * Brings a list that does not reach the newest message to the present, around `id` (a message
+   * just sent from far back): the newest page replaces what it held.
+   */
+  async jumpToPresent(list: MessageList, id: number): Promise<void> {
+    if (list.foundNewest) return;
+    const r = await this.fetch(list.narrow, 'newest', PAGE, 0);
+    this.store.addFetched(r.messages);
+    list.replace(r.messages.map((m) => m.id), r.found_oldest, true, id);
+  }
+
   async loadTopics(streamId: number): Promise<void> {
     const r = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
     this.store.streams.setTopics(streamId, r.topics);

@@ -305,7 +305,12 @@ export function Compose() {
       const elsewhere = sentElsewhere(cur, id, onScreen);
       sentNotice.value = elsewhere && { label: sentToLabel(cur, elsewhere), narrow: elsewhere, view: view.peek() };
       // As in the reference, the selection moves to one's own new message when the view shows it.
-      if (onScreen !== null && elsewhere === null) selectWhenShown.value = id;
+      if (onScreen !== null && elsewhere === null) {
+        selectWhenShown.value = id;
+        // Sent from far back in a list that does not reach the present: the view goes there.
+        const list = client.current;
+        if (list && !list.foundNewest) client.jumpToPresent(list, id).catch((e) => showToast(`Could not load newer messages: ${errorText(e)}`, true));
+      }
       if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
       const now = compose.peek();
       if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;

@@ -143,6 +143,13 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
   const stick = useRef(false);
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
+  // The list was replaced by another stretch (the present, after a send from far back): start over there.
+  const generation = useRef(list.generation);
+  if (generation.current !== list.generation) {
+    generation.current = list.generation;
+    win.current = { first: null, last: null, init: false };
+    keep.current = null;
+  }
 
   if (!win.current.init && list.loaded) {
     const anchor = list.anchor ?? ids[ids.length - 1] ?? 0;

@@ -246,4 +246,35 @@ describe('composing and editing', { skip: skip ?? false }, () => {
       await phone.context.close();
     }
   });
+  test('a message sent from far back in a long topic takes the view to the present, the message shown and selected', async () => {
+    // 150 messages Alice has not read: the topic opens at the first of them, far from the end.
+    for (let i = 1; i <= 150; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'long history', content: `Old news ${i}` }, bobAccount);
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/long history`);
+    await article(page, 'Old news 1').first().waitFor();
+    assert.equal(await article(page, 'Old news 150').count(), 0, 'the list reached the present before the send');
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Back to the present');
+    await box.press('Enter');
+    const mine = article(page, 'Back to the present');
+    await mine.waitFor();
+    await article(page, 'Old news 150').waitFor();
+    // On screen in the list, not just in the DOM.
+    await until('the sent message on screen', async () =>
+      mine.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.closest('.scroller')!.getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      }),
+    );
+    await box.press('Escape');
+    await until('compose closed', async () => (await box.count()) === 0);
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    assert.equal(await edit.inputValue(), 'Back to the present');
+    await edit.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+  });
 });
