@@ -277,4 +277,42 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await edit.press('Escape');
     await edit.waitFor({ state: 'detached' });
   });
+  test("on a phone the edit box's suggestions leave its Save and Cancel buttons uncovered, and show whole", async () => {
+    for (const content of ['Phone edit one', 'Phone edit two', 'Phone edit three']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone edits', content }, aliceAccount);
+    const phone = await logIn(env, aliceAccount.email, aliceAccount.password!, { width: 390, height: 844 }, `#narrow/channel/${designId}-design/topic/phone edits`);
+    const page = phone.page;
+    // The first message of the view (no room above its box) and the last (room above).
+    for (const text of ['Phone edit one', 'Phone edit three']) {
+      const msg = article(page, text);
+      await msg.click();
+      await page.keyboard.press('e');
+      const edit = page.getByRole('textbox', { name: 'Edit message content' });
+      await edit.waitFor();
+      await edit.press('End');
+      await edit.pressSequentially(' @');
+      const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
+      await options.first().waitFor();
+      assert.ok((await options.count()) >= 5);
+      if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/edit-suggestions-phone-${text.split(' ').pop()}.png` });
+      // Nothing lies over the buttons: a tap reaches them.
+      for (const name of ['Save', 'Cancel']) {
+        const covered = await page.getByRole('button', { name, exact: true }).evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return !el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+        });
+        assert.equal(covered, false, `${name} covered editing "${text}"`);
+      }
+      // The list shows whole on the screen, or scrolls within itself.
+      const fit = await page.getByRole('listbox', { name: 'Suggestions' }).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.closest('.scroller')!.getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      });
+      assert.equal(fit, true, `the suggestions go off the message list editing "${text}"`);
+      await edit.press('Escape');
+      await edit.press('Escape');
+      await edit.waitFor({ state: 'detached' });
+    }
+    await phone.context.close();
+  });
 });
