@@ -320,6 +320,24 @@ function placeNear(id: number): Placement {
 /** About the height of a full list of suggestions (8 rows). */
 const SUGGESTIONS_HEIGHT = 260;
 
+/**
+ * Closes the edit box with its message selected and the focus on it, in the message list (it
+ * fell to the page's body), so arrows and shortcuts go on from there.
+ */
+function endEdit(id: number): void {
+  const at = document.activeElement;
+  const inForm = !at || at === document.body || at.closest('.edit-form') !== null;
+  editingId.value = null;
+  selectedId.value = id;
+  if (!inForm) return;
+  requestAnimationFrame(() => {
+    const a = document.querySelector<HTMLElement>(`article[data-id="${id}"]`);
+    if (!a || (document.activeElement && document.activeElement !== document.body)) return;
+    a.tabIndex = -1;
+    a.focus({ preventScroll: true });
+  });
+}
+
 /** Above an edit box or below its form, whichever has room for the suggestions (or more of it), and how much. */
 function suggestionPlace(box: HTMLElement): { below: boolean; room: number } {
   const scroller = box.closest('.scroller');
@@ -363,7 +381,7 @@ function EditForm({ m }: { m: Message }) {
     setBusy(true);
     try {
       await client.edit(m.id, text);
-      editingId.value = null;
+      endEdit(m.id);
     } catch (e) {
       showToast(`Could not save: ${errorText(e)}`, true);
     }
@@ -393,7 +411,7 @@ function EditForm({ m }: { m: Message }) {
         if (suggestionKey(e, 'edit', pick)) return;
         if (e.key === 'Escape') {
           e.stopPropagation();
-          editingId.value = null;
+          endEdit(m.id);
         }
         // As in compose: Enter saves, or makes a new line with "Enter sends" off; in the box only
         // (Enter on Cancel saved the edit).
@@ -424,7 +442,7 @@ function EditForm({ m }: { m: Message }) {
         <button type="submit" class="primary" disabled={busy}>
           Save
         </button>
-        <button type="button" onClick={() => (editingId.value = null)}>
+        <button type="button" onClick={() => endEdit(m.id)}>
           Cancel
         </button>
       </div>

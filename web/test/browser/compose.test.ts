@@ -315,4 +315,38 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     }
     await phone.context.close();
   });
+  test('after saving or cancelling an edit the focus is on the edited message, selected, so keys go on from there', async () => {
+    for (const content of ['Focus one', 'Focus two']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'focus after edit', content }, aliceAccount);
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${designId}-design/topic/focus after edit`);
+    const focused = () => page.evaluate(() => ({ body: document.activeElement === document.body, text: document.activeElement?.closest('article')?.textContent ?? null }));
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    // Three ways out: Enter saves, the Cancel button, Escape.
+    const ways: [string, () => Promise<void>][] = [
+      ['Enter', () => edit.press('Enter')],
+      ['Cancel', () => page.getByRole('button', { name: 'Cancel', exact: true }).click()],
+      ['Escape', () => edit.press('Escape')],
+    ];
+    for (const [way, leave] of ways) {
+      await article(page, 'Focus two').click();
+      await page.keyboard.press('e');
+      await edit.waitFor();
+      await edit.press('End');
+      await edit.pressSequentially('!');
+      await leave();
+      await edit.waitFor({ state: 'detached' });
+      await until(`the focus back on the message after ${way}`, async () => {
+        const f = await focused();
+        return !f.body && f.text !== null && f.text.includes('Focus two');
+      });
+      // The keys act from the edited message: up selects the one above, `e` edits it.
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('e');
+      await edit.waitFor();
+      assert.equal(await edit.inputValue(), 'Focus one', `after ${way}`);
+      await edit.press('Escape');
+      await edit.waitFor({ state: 'detached' });
+    }
+    await article(page, 'Focus two!').waitFor();
+  });
 });
