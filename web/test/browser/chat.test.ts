@@ -503,6 +503,33 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
+  test('+ toggles a thumbs up on the selected message, and the shortcuts overlay lists it', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'plus one', content: 'Ship it on Friday?' }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/plus%20one`);
+    const msg = p.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Ship it on Friday?' });
+    await msg.getByText('Ship it on Friday?').click();
+    await p.page.keyboard.press('+');
+    const reaction = msg.getByRole('button', { name: 'thumbs up: 1' });
+    await reaction.waitFor();
+    assert.equal(await reaction.getAttribute('aria-pressed'), 'true');
+    // Alice sees it live.
+    const alicePage = await logIn(env, aliceAccount.email, pw('Alice'), undefined, `#narrow/channel/${stream_id}-design/topic/plus%20one`);
+    await alicePage.page.getByRole('article', { name: /Alice/ }).getByRole('button', { name: 'thumbs up: 1' }).waitFor();
+    // Again: it goes.
+    await p.page.keyboard.press('+');
+    await reaction.waitFor({ state: 'detached' });
+    await alicePage.page.getByRole('article', { name: /Alice/ }).getByRole('button', { name: 'thumbs up: 1' }).waitFor({ state: 'detached' });
+    await alicePage.context.close();
+    await p.page.keyboard.press('?');
+    const help = p.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const row = help.getByRole('row').filter({ hasText: 'thumbs up' });
+    assert.equal(await row.locator('kbd').allTextContents().then((k) => k.join(' ')), '+');
+    await p.page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await p.context.close();
+  });
+
   test("a message selected with the arrow keys shows whole, not under its topic's sticky bar", async () => {
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     for (let i = 1; i <= 30; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'arrows', content: `Step ${i} of the plan` }, i % 2 ? aliceAccount : bobAccount);
