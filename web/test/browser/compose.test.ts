@@ -349,4 +349,18 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     }
     await article(page, 'Focus two!').waitFor();
   });
+  test('a draft to a topic moved as a whole follows it to its new stream and name', async () => {
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'old plans', content: 'The plans as they were' }, bobAccount);
+    await env.server.ok('POST', '/api/v1/drafts', { drafts: [{ type: 'stream', to: [generalId], topic: 'old plans', content: 'My thoughts on the plans', timestamp: Math.floor(Date.now() / 1000) }] }, aliceAccount);
+    const page = alice.page;
+    await page.evaluate(() => (location.hash = '#drafts'));
+    const drafts = page.getByRole('main', { name: 'Drafts' });
+    await drafts.getByRole('article', { name: 'Draft to #general › old plans' }).waitFor();
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { stream_id: designId, topic: 'new plans', propagate_mode: 'change_all' }, env.server.owner);
+    await drafts.getByRole('article', { name: 'Draft to #design › new plans' }).getByText('My thoughts on the plans').waitFor();
+    assert.equal(await drafts.getByRole('article', { name: 'Draft to #general › old plans' }).count(), 0);
+    // On the server too: a reload shows it there.
+    await page.reload();
+    await page.getByRole('main', { name: 'Drafts' }).getByRole('article', { name: 'Draft to #design › new plans' }).waitFor();
+  });
 });
