@@ -183,6 +183,8 @@ export function Compose() {
   const typingSent = useRef(0);
   const typingIdle = useRef<ReturnType<typeof setTimeout>>();
   const draftTimer = useRef<ReturnType<typeof setTimeout>>();
+  /** The text of a send that has not been answered yet. */
+  const inFlight = useRef<string | null>(null);
   const subs = store.streams.sorted.value;
   const blocked = composeBlocked(
     c.type === 'stream'
@@ -242,9 +244,10 @@ export function Compose() {
     draftTimer.current = setTimeout(() => void saveDraft(), 1_000);
   }
 
-  async function saveDraft() {
-    const cur = compose.peek();
+  async function saveDraft(cur = compose.peek()) {
     if (!cur) return;
+    // Closed while its text is on its way (Enter, then Escape at once): no draft of a sent message.
+    if (inFlight.current !== null && cur.content === inFlight.current) return;
     const to = cur.type === 'stream' ? (cur.streamId === null ? [] : [cur.streamId]) : cur.to;
     try {
       if (!cur.content.trim()) {
@@ -298,8 +301,10 @@ export function Compose() {
     if (!outgoing) return;
     setSending(true);
     clearTimeout(draftTimer.current);
+    inFlight.current = cur.content;
     try {
       const id = await client.send(outgoing);
+      inFlight.current = null;
       stopTyping();
       const onScreen = currentView();
       const elsewhere = sentElsewhere(cur, id, onScreen);
@@ -316,7 +321,10 @@ export function Compose() {
       if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;
       setPreview(null);
     } catch (e) {
+      inFlight.current = null;
       showToast(`Message not sent: ${errorText(e)}`, true);
+      // Compose was closed meanwhile: the text is kept as a draft rather than lost.
+      if (!compose.peek()) void saveDraft(cur);
     }
     setSending(false);
     text.current?.focus();

@@ -363,4 +363,24 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await page.reload();
     await page.getByRole('main', { name: 'Drafts' }).getByRole('article', { name: 'Draft to #design › new plans' }).waitFor();
   });
+  test('Escape pressed at once after Enter sends the message and keeps no draft of it', async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/quick hands`);
+    await page.getByRole('heading', { name: '#general > quick hands' }).waitFor();
+    // The send's answer takes a moment, as on a slow network: Escape comes before it.
+    await page.route('**/json/messages', async (route) => {
+      if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 600));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Sent in a hurry');
+    await box.press('Enter');
+    await box.press('Escape');
+    await article(page, 'Sent in a hurry').waitFor();
+    await page.unroute('**/json/messages');
+    await page.waitForTimeout(500);
+    const drafts = (await env.server.ok('GET', '/api/v1/drafts', undefined, aliceAccount)).drafts as { content: string }[];
+    assert.deepEqual(drafts.filter((d) => d.content === 'Sent in a hurry'), []);
+  });
 });
