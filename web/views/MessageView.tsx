@@ -301,6 +301,18 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
     scroller.current?.querySelector<HTMLElement>(`article[data-id="${sel}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [sel]);
 
+  // A message holding the focus (after its edit) hands it to the next one selected, so the focus
+  // ring and the selection stay on one message.
+  useEffect(() => {
+    const el = scroller.current;
+    const active = document.activeElement;
+    if (!el || sel === null || !(active instanceof HTMLElement) || active.tagName !== 'ARTICLE' || !el.contains(active)) return;
+    const next = el.querySelector<HTMLElement>(`article[data-id="${sel}"]`);
+    if (!next || next === active) return;
+    next.tabIndex = -1;
+    next.focus({ preventScroll: true });
+  }, [sel]);
+
   useEffect(() => {
     const again = () => markVisibleRead();
     window.addEventListener('focus', again);

@@ -339,8 +339,10 @@ describe('composing and editing', { skip: skip ?? false }, () => {
         const f = await focused();
         return !f.body && f.text !== null && f.text.includes('Focus two');
       });
-      // The keys act from the edited message: up selects the one above, `e` edits it.
+      // The keys act from the edited message: up selects the one above, and the focus goes along
+      // (the ring stayed on the edited one), and `e` edits it.
       await page.keyboard.press('ArrowUp');
+      await until(`the focus to follow the selection after ${way}`, async () => (await focused()).text?.includes('Focus one') === true);
       await page.keyboard.press('e');
       await edit.waitFor();
       assert.equal(await edit.inputValue(), 'Focus one', `after ${way}`);
