@@ -751,6 +751,19 @@ describe('the web client', { skip: skip ?? false }, () => {
     const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
     await phone.page.getByRole('button', { name: 'Open users' }).click();
     await phone.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /^C?Carol/ }).click();
+    // Its buttons fill each row they take (wrapped, the last one sat alone at the right).
+    const rows = await phone.page.getByRole('dialog', { name: 'Carol' }).getByRole('button', { name: 'Close' }).evaluate((close) => {
+      const row = close.parentElement!;
+      const inner = row.getBoundingClientRect();
+      const byLine = new Map<number, { left: number; right: number }>();
+      for (const b of row.querySelectorAll('button')) {
+        const r = b.getBoundingClientRect();
+        const line = byLine.get(Math.round(r.top)) ?? { left: Infinity, right: -Infinity };
+        byLine.set(Math.round(r.top), { left: Math.min(line.left, r.left), right: Math.max(line.right, r.right) });
+      }
+      return [...byLine.values()].map((l) => Math.round(l.left - inner.left) <= 1 && Math.round(inner.right - l.right) <= 1);
+    });
+    assert.ok(rows.length >= 1 && rows.every(Boolean), `rows filled: ${JSON.stringify(rows)}`);
     await phone.page.getByRole('dialog', { name: 'Carol' }).getByRole('button', { name: 'Send a direct message' }).click();
     await phone.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
     await phone.context.close();
