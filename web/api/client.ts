@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { Api, ApiError, csrfHeaders, type Params } from './http.ts';
 import { EventQueue, type ConnectionStatus, type QueueOptions } from './queue.ts';
-import type { Store } from '../store/index.ts';
+import type { Store, TopicMove } from '../store/index.ts';
 import type { MessageList } from '../store/messages.ts';
 import type { Draft, Message, Narrow } from '../store/types.ts';
 
@@ -145,6 +145,17 @@ export class Client {
     }
   }
 
+  /**
+   * Brings a list that does not reach the newest message to the present, around `id` (a message
+   * just sent from far back): the newest page replaces what it held.
+   */
+  async jumpToPresent(list: MessageList, id: number): Promise<void> {
+    if (list.foundNewest) return;
+    const r = await this.fetch(list.narrow, 'newest', PAGE, 0);
+    this.store.addFetched(r.messages);
+    list.replace(r.messages.map((m) => m.id), r.found_oldest, true, id);
+  }
+
   async loadTopics(streamId: number): Promise<void> {
     const r = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
     this.store.streams.setTopics(streamId, r.topics);
@@ -282,6 +293,16 @@ export class Client {
     }
     const r = await this.api.post<{ ids: number[] }>('/drafts', { drafts: [draft] });
     return r.ids[0]!;
+  }
+
+  /**
+   * Readdresses the drafts of a topic moved as a whole to where it went (their `update` events
+   * change the store); each keeps its time. Every open tab does it, to the same end.
+   */
+  async moveDrafts(move: TopicMove): Promise<void> {
+    for (const d of this.store.drafts.followingMove(move)) {
+      await this.api.patch(`/drafts/${d.id}`, { draft: { type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: d.timestamp } });
+    }
   }
 
   async deleteDraft(id: number): Promise<void> {

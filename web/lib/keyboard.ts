@@ -32,6 +32,7 @@ export type ShortcutAction =
   | 'edit'
   | 'star'
   | 'react'
+  | 'thumbs_up'
   | 'mark_unread'
   | 'view_image'
   | 'sender_profile'
@@ -74,6 +75,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['e'], action: 'edit', description: 'Edit your selected message', category: 'Message actions' },
   { keys: ['*', 'Ctrl+S'], action: 'star', description: 'Star or unstar the selected message', category: 'Message actions' },
   { keys: [':'], action: 'react', description: 'Add a reaction to the selected message', category: 'Message actions' },
+  { keys: ['+'], action: 'thumbs_up', description: 'Add or remove a thumbs up on the selected message', category: 'Message actions' },
   { keys: ['Shift+U'], action: 'mark_unread', description: 'Mark as unread from the selected message', category: 'Message actions' },
   { keys: ['v'], action: 'view_image', description: "View the selected message's images", category: 'Message actions' },
   { keys: ['u'], action: 'sender_profile', description: "Show the selected message's sender's profile", category: 'Message actions' },
@@ -165,8 +167,9 @@ const KEY_LABELS: Record<string, string> = {
 };
 
 export function formatKey(key: string): string {
+  // A `+` joins keys, except the last one, which is the plus key itself ('+', 'Ctrl++').
   return key
-    .split('+')
+    .split(/\+(?!$)/)
     .map((part) => KEY_LABELS[part] ?? part)
     .join(' + ');
 }

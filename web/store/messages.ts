@@ -20,6 +20,8 @@ export class MessageList {
   private missedLive = new Set<number>();
   /** Bumped on every change; views subscribe to it. */
   readonly version = signal(0);
+  /** Bumped when the list is replaced by another stretch of the narrow (`replace`): the view starts over. */
+  generation = 0;
 
   constructor(
     readonly key: string,
@@ -46,6 +48,19 @@ export class MessageList {
       this.merge(missed);
     }
     this.touch();
+  }
+
+  /**
+   * Replaces what the list holds by a stretch of messages not joined to it (the newest ones,
+   * after a send from far back), with the message to show as its anchor.
+   */
+  replace(ids: number[], foundOldest: boolean, foundNewest: boolean, anchor: number | null): void {
+    this.ids = [];
+    this.foundOldest = false;
+    this.foundNewest = false;
+    this.anchor = anchor;
+    this.generation++;
+    this.addRange(ids, foundOldest, foundNewest);
   }
 
   private merge(ids: number[]): void {

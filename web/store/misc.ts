@@ -90,6 +90,18 @@ export class DraftStore extends KeyedStore<Draft> {
   constructor() {
     super((d) => d.id, { list: 'drafts', one: 'draft', id: 'draft_id' });
   }
+
+  /**
+   * The drafts addressed to a topic that moved as a whole, addressed to where it went (topic
+   * names match whatever their case, as the server's do); a part of a topic moving takes none.
+   */
+  followingMove(move: { fromStream: number; fromTopic: string; toStream: number; toTopic: string; whole: boolean }): Draft[] {
+    if (!move.whole) return [];
+    const from = move.fromTopic.toLowerCase();
+    return [...this.byId.value.values()]
+      .filter((d) => d.type === 'stream' && d.to[0] === move.fromStream && d.topic.toLowerCase() === from)
+      .map((d) => ({ ...d, to: [move.toStream], topic: move.toTopic }));
+  }
 }
 
 /** Your scheduled messages (`scheduled_messages`). */

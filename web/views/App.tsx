@@ -2,7 +2,7 @@
 import { useEffect } from 'preact/hooks';
 import { useComputed } from '@preact/signals';
 import { client, store } from './context.ts';
-import { compose, dialog, drawer, toast, view } from './state.ts';
+import { compose, dialog, drawer, errorText, showToast, toast, view } from './state.ts';
 import { currentNarrow, followTopicMove, narrowTitle, readHash } from './nav.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -61,7 +61,10 @@ export function App() {
     window.addEventListener('hashchange', readHash);
     const removeKeys = installKeys();
     const removeAlerts = installAlerts();
-    store.onTopicMoved = followTopicMove;
+    store.onTopicMoved = (move) => {
+      followTopicMove(move);
+      client.moveDrafts(move).catch((e) => showToast(`Could not move drafts: ${errorText(e)}`, true));
+    };
     // Presence: active while the page has focus, reported every minute as the reference does.
     const report = () => void client.reportPresence(document.hasFocus());
     report();

@@ -183,6 +183,8 @@ export function Compose() {
   const typingSent = useRef(0);
   const typingIdle = useRef<ReturnType<typeof setTimeout>>();
   const draftTimer = useRef<ReturnType<typeof setTimeout>>();
+  /** The text of a send that has not been answered yet. */
+  const inFlight = useRef<string | null>(null);
   const subs = store.streams.sorted.value;
   const blocked = composeBlocked(
     c.type === 'stream'
@@ -242,9 +244,10 @@ export function Compose() {
     draftTimer.current = setTimeout(() => void saveDraft(), 1_000);
   }
 
-  async function saveDraft() {
-    const cur = compose.peek();
+  async function saveDraft(cur = compose.peek()) {
     if (!cur) return;
+    // Closed while its text is on its way (Enter, then Escape at once): no draft of a sent message.
+    if (inFlight.current !== null && cur.content === inFlight.current) return;
     const to = cur.type === 'stream' ? (cur.streamId === null ? [] : [cur.streamId]) : cur.to;
     try {
       if (!cur.content.trim()) {
@@ -298,20 +301,30 @@ export function Compose() {
     if (!outgoing) return;
     setSending(true);
     clearTimeout(draftTimer.current);
+    inFlight.current = cur.content;
     try {
       const id = await client.send(outgoing);
+      inFlight.current = null;
       stopTyping();
       const onScreen = currentView();
       const elsewhere = sentElsewhere(cur, id, onScreen);
       sentNotice.value = elsewhere && { label: sentToLabel(cur, elsewhere), narrow: elsewhere, view: view.peek() };
       // As in the reference, the selection moves to one's own new message when the view shows it.
-      if (onScreen !== null && elsewhere === null) selectWhenShown.value = id;
+      if (onScreen !== null && elsewhere === null) {
+        selectWhenShown.value = id;
+        // Sent from far back in a list that does not reach the present: the view goes there.
+        const list = client.current;
+        if (list && !list.foundNewest) client.jumpToPresent(list, id).catch((e) => showToast(`Could not load newer messages: ${errorText(e)}`, true));
+      }
       if (cur.draftId !== undefined) void client.deleteDraft(cur.draftId);
       const now = compose.peek();
       if (now) compose.value = { ...now, content: '', draftId: undefined } as ComposeState;
       setPreview(null);
     } catch (e) {
+      inFlight.current = null;
       showToast(`Message not sent: ${errorText(e)}`, true);
+      // Compose was closed meanwhile: the text is kept as a draft rather than lost.
+      if (!compose.peek()) void saveDraft(cur);
     }
     setSending(false);
     text.current?.focus();

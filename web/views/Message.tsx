@@ -320,12 +320,45 @@ function placeNear(id: number): Placement {
 /** About the height of a full list of suggestions (8 rows). */
 const SUGGESTIONS_HEIGHT = 260;
 
+/**
+ * Closes the edit box with its message selected and the focus on it, in the message list (it
+ * fell to the page's body), so arrows and shortcuts go on from there.
+ */
+function endEdit(id: number): void {
+  const at = document.activeElement;
+  const inForm = !at || at === document.body || at.closest('.edit-form') !== null;
+  editingId.value = null;
+  selectedId.value = id;
+  if (!inForm) return;
+  requestAnimationFrame(() => {
+    const a = document.querySelector<HTMLElement>(`article[data-id="${id}"]`);
+    if (!a || (document.activeElement && document.activeElement !== document.body)) return;
+    a.tabIndex = -1;
+    a.focus({ preventScroll: true });
+  });
+}
+
+/** Above an edit box or below its form, whichever has room for the suggestions (or more of it), and how much. */
+function suggestionPlace(box: HTMLElement): { below: boolean; room: number } {
+  const scroller = box.closest('.scroller');
+  const form = box.closest('form');
+  if (!scroller || !form) return { below: false, room: SUGGESTIONS_HEIGHT };
+  const view = scroller.getBoundingClientRect();
+  const above = box.getBoundingClientRect().top - view.top - 6;
+  const below = view.bottom - form.getBoundingClientRect().bottom - 6;
+  const goBelow = above < SUGGESTIONS_HEIGHT && below > above;
+  return { below: goBelow, room: Math.max(96, Math.floor(goBelow ? below : above)) };
+}
+
 function EditForm({ m }: { m: Message }) {
   const [text, setText] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
-  /** The suggestions open below the box when the list scrolled above it has no room for them (the view's first message). */
-  const [below, setBelow] = useState(false);
+  /**
+   * Where the suggestions open: above the box, or below its Save and Cancel (never over them)
+   * when the list has more room there (the view's first message); at most as tall as that room.
+   */
+  const [place, setPlace] = useState<{ below: boolean; room: number }>({ below: false, room: SUGGESTIONS_HEIGHT });
   useLayoutEffect(() => {
     client
       .rawContent(m.id)
@@ -348,7 +381,7 @@ function EditForm({ m }: { m: Message }) {
     setBusy(true);
     try {
       await client.edit(m.id, text);
-      editingId.value = null;
+      endEdit(m.id);
     } catch (e) {
       showToast(`Could not save: ${errorText(e)}`, true);
     }
@@ -371,13 +404,14 @@ function EditForm({ m }: { m: Message }) {
   if (text === null) return <p class="muted-text">Loading…</p>;
   return (
     <form
-      class="edit-form"
+      class={`edit-form ${place.below ? 'suggest-below' : ''}`}
+      style={{ '--suggest-room': `${place.room}px` }}
       onSubmit={(e) => (e.preventDefault(), void save())}
       onKeyDown={(e) => {
         if (suggestionKey(e, 'edit', pick)) return;
         if (e.key === 'Escape') {
           e.stopPropagation();
-          editingId.value = null;
+          endEdit(m.id);
         }
         // As in compose: Enter saves, or makes a new line with "Enter sends" off; in the box only
         // (Enter on Cancel saved the edit).
@@ -387,7 +421,7 @@ function EditForm({ m }: { m: Message }) {
         }
       }}
     >
-      <div class={`edit-field ${below ? 'suggest-below' : ''}`}>
+      <div class="edit-field">
         <textarea
           ref={ref}
           aria-label="Edit message content"
@@ -398,8 +432,7 @@ function EditForm({ m }: { m: Message }) {
             const el = e.currentTarget;
             setText(el.value);
             suggestions.value = messageSuggestions(el.value, el.selectionStart, streamId, 'edit');
-            const scroller = el.closest('.scroller');
-            setBelow(scroller !== null && el.getBoundingClientRect().top - scroller.getBoundingClientRect().top < SUGGESTIONS_HEIGHT);
+            setPlace(suggestionPlace(el));
           }}
           onBlur={() => suggestions.peek()?.field === 'edit' && (suggestions.value = null)}
         />
@@ -409,7 +442,7 @@ function EditForm({ m }: { m: Message }) {
         <button type="submit" class="primary" disabled={busy}>
           Save
         </button>
-        <button type="button" onClick={() => (editingId.value = null)}>
+        <button type="button" onClick={() => endEdit(m.id)}>
           Cancel
         </button>
       </div>

@@ -143,6 +143,13 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
   const stick = useRef(false);
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
+  // The list was replaced by another stretch (the present, after a send from far back): start over there.
+  const generation = useRef(list.generation);
+  if (generation.current !== list.generation) {
+    generation.current = list.generation;
+    win.current = { first: null, last: null, init: false };
+    keep.current = null;
+  }
 
   if (!win.current.init && list.loaded) {
     const anchor = list.anchor ?? ids[ids.length - 1] ?? 0;
@@ -292,6 +299,18 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
       return;
     }
     scroller.current?.querySelector<HTMLElement>(`article[data-id="${sel}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [sel]);
+
+  // A message holding the focus (after its edit) hands it to the next one selected, so the focus
+  // ring and the selection stay on one message.
+  useEffect(() => {
+    const el = scroller.current;
+    const active = document.activeElement;
+    if (!el || sel === null || !(active instanceof HTMLElement) || active.tagName !== 'ARTICLE' || !el.contains(active)) return;
+    const next = el.querySelector<HTMLElement>(`article[data-id="${sel}"]`);
+    if (!next || next === active) return;
+    next.tabIndex = -1;
+    next.focus({ preventScroll: true });
   }, [sel]);
 
   useEffect(() => {

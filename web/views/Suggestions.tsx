@@ -2,6 +2,7 @@
 // topics) and the search box, from lib/typeahead.ts over the store. The field keeps focus; arrows
 // move, Enter or Tab picks, Escape closes (aria-activedescendant tells screen readers which one is
 // active). The search box's list starts with none active, so Enter searches what was typed.
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { store } from './context.ts';
 import { activeToken, applySuggestion, matchTopics, matchUsers, searchSuggestions, suggest, type Suggestion, type TypeaheadData } from '../lib/typeahead.ts';
@@ -155,9 +156,14 @@ export function suggestionKey(e: KeyboardEvent, field: SuggestState['field'], pi
 
 export function SuggestionList({ field, pick }: { field: SuggestState['field']; pick: (c: Choice) => void }) {
   const s = suggestions.value;
+  const ref = useRef<HTMLUListElement>(null);
+  // A list shorter than its options (an edit's, in little room) keeps the active one in sight.
+  useLayoutEffect(() => {
+    if (s?.field === field) ref.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [s?.active, s?.field]);
   if (!s || s.field !== field) return null;
   return (
-    <ul class="suggestions" role="listbox" id={`suggest-${field}`} aria-label="Suggestions">
+    <ul ref={ref} class="suggestions" role="listbox" id={`suggest-${field}`} aria-label="Suggestions">
       {s.items.map((c, i) => (
         <li
           key={c.label + i}

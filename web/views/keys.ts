@@ -42,6 +42,9 @@ function scrollPage(dir: 1 | -1) {
   el?.scrollBy({ top: dir * el.clientHeight * 0.9 });
 }
 
+/** The reaction `+` toggles, by the name and code the reference's apps give it. */
+const THUMBS_UP = { name: 'thumbs_up', code: '1f44d', type: 'unicode_emoji' };
+
 const selected = () => (selectedId.value === null ? undefined : store.messages.byId.get(selectedId.value));
 
 export function installKeys(): () => void {
@@ -93,6 +96,11 @@ export function installKeys(): () => void {
       const m = selected();
       if (!m) return false;
       reactingId.value = m.id;
+    },
+    thumbs_up: () => {
+      const m = selected();
+      if (!m) return false;
+      client.toggleReaction(m, THUMBS_UP).catch((e) => showToast(errorText(e), true));
     },
     view_image: () => {
       const m = selected();

@@ -1,8 +1,9 @@
 // Two people chat in two browser contexts against a real server: log in, send and receive live,
 // unread counts, reading, reactions, edits, deletion, search, DMs, uploads, drafts, a server
 // restart, logging out, the phone layout, and axe-core on the login page and the main view.
+// Each test makes its own messages and logs its people in (`people`), so any one runs alone.
 // Elements are found by role and accessible name only.
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { axeViolations, browserSkipReason, logIn, newContext, setUp, shotsAfterTest, twoAccounts, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
@@ -14,9 +15,29 @@ describe('the web client', { skip: skip ?? false }, () => {
   let env: Env;
   let aliceAccount: Account;
   let bobAccount: Account;
-  let alice: Person;
-  let bob: Person;
   const pw = (name: string) => `pw-${name}-secret`;
+  const streamId = async (name: string) => (await env.server.ok('GET', '/api/v1/get_stream_id', { stream: name })).stream_id as number;
+  /** The URL of a topic. */
+  const topicHash = async (stream: string, topic: string) => `#narrow/channel/${await streamId(stream)}-${stream}/topic/${encodeURIComponent(topic)}`;
+  /** Sends as someone through the API (what a test starts from, not what it tests). */
+  const post = async (who: Account, stream: string, topic: string, content: string) => (await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: stream, topic, content }, who)).id as number;
+
+  /**
+   * Alice, Bob or both logged in for one test, each in a browser context of their own on `hash`;
+   * with PARLEY_BROWSER_SHOTS their screens are saved after the test, then the contexts close.
+   * Each test sets up what it needs, so any one runs alone (--test-name-pattern).
+   */
+  async function people(t: TestContext, hashes: { alice?: string; bob?: string }): Promise<{ alice: Person; bob: Person }> {
+    const [alice, bob] = await Promise.all([
+      hashes.alice === undefined ? undefined : logIn(env, aliceAccount.email, pw('Alice'), undefined, hashes.alice),
+      hashes.bob === undefined ? undefined : logIn(env, bobAccount.email, pw('Bob'), undefined, hashes.bob),
+    ]);
+    t.after(async () => {
+      await shotsAfterTest(t.name, { alice: alice?.page, bob: bob?.page });
+      await Promise.all([alice?.context.close(), bob?.context.close()]);
+    });
+    return { alice: alice!, bob: bob! };
+  }
 
   before(async () => {
     env = await setUp();
@@ -30,10 +51,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await env?.close();
   });
 
-  // On a failure, screenshots of both people's pages help to see why.
-  afterEach((t) => shotsAfterTest(t.name, { alice: alice?.page, bob: bob?.page }));
-
-  test('the login page refuses a wrong password, has no serious axe violation, and logs in', async () => {
+  test('the login page refuses a wrong password, has no serious axe violation, and logs in', async (t) => {
     const context = await newContext(env);
     const page = await context.newPage();
     await page.goto(env.url + '/');
@@ -46,25 +64,29 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal(await page.getByRole('navigation', { name: 'Streams' }).count(), 0);
     await context.close();
 
-    alice = await logIn(env, aliceAccount.email, pw('Alice'));
-    bob = await logIn(env, bobAccount.email, pw('Bob'));
+    const { alice } = await people(t, { alice: '#feed' });
     // Reloading keeps the session.
     await alice.page.reload();
     await alice.page.getByRole('navigation', { name: 'Streams' }).waitFor();
   });
 
-  test('the main view has no serious axe violation', async () => {
+  test('the main view has no serious axe violation', async (t) => {
+    const { alice } = await people(t, { alice: '#feed' });
     await alice.page.getByRole('article').first().waitFor();
     assert.deepEqual(await axeViolations(alice.page), []);
   });
 
-  test('a message sent by Alice arrives live for Bob with an unread count, read when seen', async () => {
-    // Bob looks at another stream, so the message stays unread for him.
+  test('a message sent by Alice arrives live for Bob with an unread count, read when seen', async (t) => {
+    // A stream of its own, so other tests' messages count nowhere here.
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'canteen' }], principals: [aliceAccount.email, bobAccount.email] });
+    // Bob has read everything else, and looks at another stream, so the message stays unread for him.
+    await env.server.ok('POST', '/api/v1/mark_all_as_read', {}, bobAccount);
+    const { alice, bob } = await people(t, { alice: '#feed', bob: '#feed' });
     const bobNav = bob.page.getByRole('navigation', { name: 'Streams' });
     await bobNav.getByRole('link', { name: /^design/ }).click();
     await bob.page.getByRole('heading', { name: '#design' }).waitFor();
     const nav = alice.page.getByRole('navigation', { name: 'Streams' });
-    await nav.getByRole('link', { name: /^general/ }).click();
+    await nav.getByRole('link', { name: /^canteen/ }).click();
     await alice.page.getByRole('button', { name: 'New topic' }).click();
     await alice.page.getByRole('textbox', { name: 'Topic' }).fill('lunch');
     await alice.page.getByRole('textbox', { name: 'Message' }).fill('Pizza at noon?');
@@ -73,15 +95,18 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal(await alice.page.getByRole('textbox', { name: 'Message' }).inputValue(), '');
 
     // The count shows in Bob's sidebar, then goes once he reads the message.
-    await bobNav.getByRole('link', { name: /^general/ }).getByLabel('1 unread').waitFor();
+    await bobNav.getByRole('link', { name: /^canteen/ }).getByLabel('1 unread').waitFor();
     await bobNav.getByRole('link', { name: /^lunch/ }).getByLabel('1 unread').waitFor();
     assert.match(await bob.page.title(), /^\(1\) #design - /);
     await bobNav.getByRole('link', { name: /^lunch/ }).click();
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' }).waitFor();
-    await bobNav.getByRole('link', { name: /^general/ }).getByLabel('1 unread').waitFor({ state: 'detached' });
+    await bobNav.getByRole('link', { name: /^canteen/ }).getByLabel('1 unread').waitFor({ state: 'detached' });
   });
 
-  test('Bob reacts; Alice sees it live and toggles the same reaction', async () => {
+  test('Bob reacts; Alice sees it live and toggles the same reaction', async (t) => {
+    await post(aliceAccount, 'general', 'reactions', 'Pizza at noon?');
+    const hash = await topicHash('general', 'reactions');
+    const { alice, bob } = await people(t, { alice: hash, bob: hash });
     const msg = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
     await msg.hover();
     await msg.getByRole('button', { name: 'Add reaction' }).click();
@@ -95,8 +120,12 @@ describe('the web client', { skip: skip ?? false }, () => {
     await msg.getByRole('button', { name: /tada: 2/ }).waitFor();
   });
 
-  test('the emoji picker has the width of its own stylesheet, and each of its columns shows whole, on a desk and on a small phone', async () => {
-    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 360, height: 740 });
+  test('the emoji picker has the width of its own stylesheet, and each of its columns shows whole, on a desk and on a small phone', async (t) => {
+    await post(aliceAccount, 'general', 'picker', 'Pizza at noon?');
+    const hash = await topicHash('general', 'picker');
+    const { bob } = await people(t, { bob: hash });
+    const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 360, height: 740 }, hash);
+    t.after(() => phone.context.close());
     // 22rem; on the phone, the room left of its button (less a margin) when that is less.
     for (const [page, widths] of [[bob.page, [352, 352]], [phone.page, [280, 344]]] as const) {
       const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
@@ -114,10 +143,12 @@ describe('the web client', { skip: skip ?? false }, () => {
       await page.keyboard.press('Escape');
       await picker.waitFor({ state: 'detached' });
     }
-    await phone.context.close();
   });
 
-  test('Alice edits her message and sees its history; Bob sees the new text', async () => {
+  test('Alice edits her message and sees its history; Bob sees the new text', async (t) => {
+    await post(aliceAccount, 'general', 'edits', 'Pizza at noon?');
+    const hash = await topicHash('general', 'edits');
+    const { alice, bob } = await people(t, { alice: hash, bob: hash });
     const msg = alice.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Pizza at noon?' });
     await msg.hover();
     const messageWidth = (await msg.boundingBox())!.width;
@@ -139,12 +170,12 @@ describe('the web client', { skip: skip ?? false }, () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
-  test('an edited message under another of the same sender shows that it was edited', async () => {
-    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
-    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'pairs', content: 'First of two' }, aliceAccount);
-    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'pairs', content: 'Second of two' }, aliceAccount);
+  test('an edited message under another of the same sender shows that it was edited', async (t) => {
+    await post(aliceAccount, 'design', 'pairs', 'First of two');
+    const id = await post(aliceAccount, 'design', 'pairs', 'Second of two');
     await env.server.ok('PATCH', `/api/v1/messages/${id}`, { content: 'Second of two, edited' }, aliceAccount);
-    await bob.page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/pairs`);
+    const { bob } = await people(t, { bob: '#feed' });
+    await bob.page.goto(`${env.url}/${await topicHash('design', 'pairs')}`);
     const second = bob.page.getByRole('article').filter({ hasText: 'Second of two, edited' });
     await second.waitFor();
     // Its sender line is for screen readers only (it follows Alice's first message); the mark is shown beside it.
@@ -173,9 +204,12 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
-  test('Alice stars and deletes a message; it disappears for Bob', async () => {
+  test('Alice stars and deletes a message; it disappears for Bob', async (t) => {
+    await post(bobAccount, 'general', 'mistakes', 'Where does this go?');
+    const hash = await topicHash('general', 'mistakes');
+    const { alice, bob } = await people(t, { alice: hash, bob: hash });
     const page = alice.page;
-    if ((await page.getByRole('textbox', { name: 'Message' }).count()) === 0) await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
     await page.getByRole('textbox', { name: 'Message' }).fill('oops, wrong topic');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const bobMsg = bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'oops, wrong topic' });
@@ -295,7 +329,9 @@ describe('the web client', { skip: skip ?? false }, () => {
     await p.context.close();
   });
 
-  test('a DM from Alice to Bob shows under Direct messages with its count', async () => {
+  test('a DM from Alice to Bob shows under Direct messages with its count', async (t) => {
+    // Bob looks at a stream, where the DM does not show (and is not read).
+    const { alice, bob } = await people(t, { alice: '#feed', bob: `#narrow/channel/${await streamId('design')}-design` });
     const page = alice.page;
     await page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /Bob/ }).click();
     await page.getByRole('dialog', { name: 'Bob' }).getByRole('button', { name: 'Send a direct message' }).click();
@@ -309,12 +345,13 @@ describe('the web client', { skip: skip ?? false }, () => {
     await dmLink.getByLabel('1 unread').waitFor({ state: 'detached' });
   });
 
-  test("a message's sender opens their profile (role, email, local time, profile fields), which leads to their messages and a DM", async () => {
+  test("a message's sender opens their profile (role, email, local time, profile fields), which leads to their messages and a DM", async (t) => {
     const { id: field } = await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Team', field_type: 1, hint: '' });
     await env.server.ok('PATCH', '/api/v1/users/me/profile_data', { data: [{ id: field, value: 'Platform' }] }, aliceAccount);
     await env.server.ok('PATCH', '/api/v1/settings', { timezone: 'Asia/Tokyo' }, aliceAccount);
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'profiles', content: 'Who am I?' }, aliceAccount);
+    const { bob } = await people(t, { bob: '#feed' });
     const page = bob.page;
     await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/profiles`);
     const msg = page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Who am I?' });
@@ -345,7 +382,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
   });
 
-  test('the message box grows with its text up to 40% of the window, then scrolls, and is small again once sent', async () => {
+  test('the message box grows with its text up to 40% of the window, then scrolls, and is small again once sent', async (t) => {
+    const { alice } = await people(t, { alice: '#feed' });
     const page = alice.page;
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
     await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/long%20notes`);
@@ -366,14 +404,17 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal((await size()).height, empty.height);
   });
 
-  test('a message sent to a conversation not on screen says where it went, with a way there', async () => {
+  test('a message sent to a conversation not on screen says where it went, with a way there', async (t) => {
+    const { alice } = await people(t, { alice: await topicHash('design', 'logo') });
     const page = alice.page;
     const notice = page.getByRole('region', { name: 'Compose' }).getByRole('status').filter({ hasText: 'Sent to' });
-    // The DM just sent was on screen: no notice.
-    assert.equal(await notice.count(), 0);
-    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
-    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/logo`);
     await page.getByRole('article').filter({ hasText: 'Welcome to design' }).waitFor();
+    // A message to the conversation on screen: no notice.
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Said where it shows');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Said where it shows' }).waitFor();
+    assert.equal(await notice.count(), 0);
     await page.getByRole('button', { name: 'Close compose' }).click();
     await page.getByRole('button', { name: 'New direct message' }).click();
     const to = page.getByRole('textbox', { name: 'To' });
@@ -390,8 +431,10 @@ describe('the web client', { skip: skip ?? false }, () => {
     await notice.waitFor({ state: 'detached' });
   });
 
-  test('Bob sees Alice typing, and a file Alice attaches becomes a link', async () => {
+  test('Bob sees Alice typing, and a file Alice attaches becomes a link', async (t) => {
+    const { alice, bob } = await people(t, { alice: `#narrow/dm/${bobAccount.id}-Bob`, bob: `#narrow/dm/${aliceAccount.id}-Alice` });
     const page = alice.page;
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
     await page.getByRole('textbox', { name: 'Message' }).pressSequentially('I am writing');
     await bob.page.getByText('Alice is typing…').waitFor();
     await page.getByRole('textbox', { name: 'Message' }).fill('');
@@ -404,10 +447,10 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.getByText('Alice is typing…').waitFor({ state: 'detached' });
   });
 
-  test('an unsent message is kept as a draft and restored', async () => {
+  test('an unsent message is kept as a draft and restored', async (t) => {
+    const { alice } = await people(t, { alice: '#feed' });
     const page = alice.page;
     await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^design/ }).click();
-    await page.getByRole('button', { name: 'Close compose' }).click();
     await page.getByRole('button', { name: 'New topic' }).click();
     await page.getByRole('textbox', { name: 'Topic' }).fill('drafts');
     await page.getByRole('textbox', { name: 'Message' }).fill('A thought for later');
@@ -421,7 +464,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Close compose' }).click();
   });
 
-  test('after a server restart the app reconnects and receives new messages', async () => {
+  test('after a server restart the app reconnects and receives new messages', async (t) => {
+    const { bob } = await people(t, { bob: '#feed' });
     await env.restart();
     // A dropped connection is announced while the server is away, then recovered.
     const sent = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Back after the restart' }, aliceAccount);
@@ -432,7 +476,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     void sent;
   });
 
-  test('a lost connection shows the reconnecting banner and recovers by itself', async () => {
+  test('a lost connection shows the reconnecting banner and recovers by itself', async (t) => {
+    const { bob } = await people(t, { bob: '#feed' });
     const port = env.relay.target;
     env.relay.target = 1; // nothing listens there: requests fail until it points back
     env.relay.cut();
@@ -443,7 +488,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
   });
 
-  test('scrolling up loads older history without moving what is on screen', async () => {
+  test('scrolling up loads older history without moving what is on screen', async (t) => {
+    const { alice } = await people(t, { alice: '#feed' });
     const page = alice.page;
     for (let i = 0; i < 260; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'history', content: `History ${i}` });
     await env.server.ok('POST', '/api/v1/mark_all_as_read', {}, aliceAccount);
@@ -475,12 +521,13 @@ describe('the web client', { skip: skip ?? false }, () => {
     await main.getByRole('article').filter({ hasText: /History 0$/ }).first().waitFor();
   });
 
-  test('keyboard: ? lists the shortcuts, c composes to the topic with typeahead, Esc closes, / searches', async () => {
+  test('keyboard: ? lists the shortcuts, c composes to the topic with typeahead, Esc closes, / searches', async (t) => {
+    await post(bobAccount, 'general', 'lunch', 'Soup or salad?');
+    const { alice } = await people(t, { alice: '#feed' });
     const page = alice.page;
     await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
     await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^lunch/ }).click();
     await page.getByRole('heading', { name: '#general > lunch' }).waitFor();
-    if ((await page.getByRole('button', { name: 'Close compose' }).count()) > 0) await page.getByRole('button', { name: 'Close compose' }).click();
     await page.getByRole('main').getByRole('heading').click();
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -501,6 +548,33 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('/');
     assert.ok(await page.getByRole('searchbox', { name: 'Search', exact: true }).evaluate((el) => el === document.activeElement));
     await page.keyboard.press('Escape');
+  });
+
+  test('+ toggles a thumbs up on the selected message, and the shortcuts overlay lists it', async () => {
+    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'plus one', content: 'Ship it on Friday?' }, aliceAccount);
+    const p = await logIn(env, bobAccount.email, pw('Bob'), undefined, `#narrow/channel/${stream_id}-design/topic/plus%20one`);
+    const msg = p.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Ship it on Friday?' });
+    await msg.getByText('Ship it on Friday?').click();
+    await p.page.keyboard.press('+');
+    const reaction = msg.getByRole('button', { name: 'thumbs up: 1' });
+    await reaction.waitFor();
+    assert.equal(await reaction.getAttribute('aria-pressed'), 'true');
+    // Alice sees it live.
+    const alicePage = await logIn(env, aliceAccount.email, pw('Alice'), undefined, `#narrow/channel/${stream_id}-design/topic/plus%20one`);
+    await alicePage.page.getByRole('article', { name: /Alice/ }).getByRole('button', { name: 'thumbs up: 1' }).waitFor();
+    // Again: it goes.
+    await p.page.keyboard.press('+');
+    await reaction.waitFor({ state: 'detached' });
+    await alicePage.page.getByRole('article', { name: /Alice/ }).getByRole('button', { name: 'thumbs up: 1' }).waitFor({ state: 'detached' });
+    await alicePage.context.close();
+    await p.page.keyboard.press('?');
+    const help = p.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const row = help.getByRole('row').filter({ hasText: 'thumbs up' });
+    assert.equal(await row.locator('kbd').allTextContents().then((k) => k.join(' ')), '+');
+    await p.page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await p.context.close();
   });
 
   test("a message selected with the arrow keys shows whole, not under its topic's sticky bar", async () => {
@@ -677,6 +751,19 @@ describe('the web client', { skip: skip ?? false }, () => {
     const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
     await phone.page.getByRole('button', { name: 'Open users' }).click();
     await phone.page.getByRole('complementary', { name: 'Users' }).getByRole('button', { name: /^C?Carol/ }).click();
+    // Its buttons fill each row they take (wrapped, the last one sat alone at the right).
+    const rows = await phone.page.getByRole('dialog', { name: 'Carol' }).getByRole('button', { name: 'Close' }).evaluate((close) => {
+      const row = close.parentElement!;
+      const inner = row.getBoundingClientRect();
+      const byLine = new Map<number, { left: number; right: number }>();
+      for (const b of row.querySelectorAll('button')) {
+        const r = b.getBoundingClientRect();
+        const line = byLine.get(Math.round(r.top)) ?? { left: Infinity, right: -Infinity };
+        byLine.set(Math.round(r.top), { left: Math.min(line.left, r.left), right: Math.max(line.right, r.right) });
+      }
+      return [...byLine.values()].map((l) => Math.round(l.left - inner.left) <= 1 && Math.round(inner.right - l.right) <= 1);
+    });
+    assert.ok(rows.length >= 1 && rows.every(Boolean), `rows filled: ${JSON.stringify(rows)}`);
     await phone.page.getByRole('dialog', { name: 'Carol' }).getByRole('button', { name: 'Send a direct message' }).click();
     await phone.page.getByRole('heading', { name: 'Direct messages with Carol' }).waitFor();
     await phone.context.close();
@@ -712,9 +799,10 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
-  test("a sidebar name too long for its row ends in an ellipsis and is whole in the row's title", async () => {
+  test("a sidebar name too long for its row ends in an ellipsis and is whole in the row's title", async (t) => {
     const topics = ['release notes for version 2.1 and its long tail', 'release notes for version 2.2 and its long tail'];
     for (const topic of topics) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic, content: 'Notes' }, aliceAccount);
+    const { bob } = await people(t, { bob: '#feed' });
     const nav = bob.page.getByRole('navigation', { name: 'Streams' });
     // The stream on screen lists its recent topics.
     await nav.getByRole('link', { name: /^design/ }).click();
@@ -839,13 +927,13 @@ describe('the web client', { skip: skip ?? false }, () => {
     await phone.context.close();
   });
 
-  test("a bot's profile names its owner and shows no presence", async () => {
+  test("a bot's profile names its owner and shows no presence", async (t) => {
     const bot = await env.server.ok('POST', '/api/v1/bots', { full_name: 'Deploy Bot', short_name: 'deploy' }, aliceAccount);
     const { user } = await env.server.ok('GET', `/api/v1/users/${bot.user_id}`);
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'deploys', content: 'Deployed v2' }, { id: bot.user_id, email: user.email, apiKey: bot.api_key });
+    const { bob } = await people(t, { bob: '#feed' });
     const page = bob.page;
-    const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'design' });
-    await page.goto(`${env.url}/#narrow/channel/${stream_id}-design/topic/deploys`);
+    await page.goto(`${env.url}/${await topicHash('design', 'deploys')}`);
     await page.getByRole('article').filter({ hasText: 'Deployed v2' }).getByRole('button', { name: 'Deploy Bot' }).click();
     const card = page.getByRole('dialog', { name: 'Deploy Bot' });
     await card.getByText('Owner', { exact: true }).waitFor();
@@ -855,14 +943,13 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
   });
 
-  test('log out ends the session', async () => {
+  test('log out ends the session', async (t) => {
+    const { bob } = await people(t, { bob: '#feed' });
     const page = bob.page;
     await page.getByRole('button', { name: 'Personal menu' }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     await page.reload();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
-    await alice.context.close();
-    await bob.context.close();
   });
 });

@@ -246,4 +246,143 @@ describe('composing and editing', { skip: skip ?? false }, () => {
       await phone.context.close();
     }
   });
+  test('a message sent from far back in a long topic takes the view to the present, the message shown and selected', async () => {
+    // 150 messages Alice has not read: the topic opens at the first of them, far from the end.
+    for (let i = 1; i <= 150; i++) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'long history', content: `Old news ${i}` }, bobAccount);
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/long history`);
+    await article(page, 'Old news 1').first().waitFor();
+    assert.equal(await article(page, 'Old news 150').count(), 0, 'the list reached the present before the send');
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Back to the present');
+    await box.press('Enter');
+    const mine = article(page, 'Back to the present');
+    await mine.waitFor();
+    await article(page, 'Old news 150').waitFor();
+    // On screen in the list, not just in the DOM.
+    await until('the sent message on screen', async () =>
+      mine.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.closest('.scroller')!.getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      }),
+    );
+    await box.press('Escape');
+    await until('compose closed', async () => (await box.count()) === 0);
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    assert.equal(await edit.inputValue(), 'Back to the present');
+    await edit.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+  });
+  test("on a phone the edit box's suggestions leave its Save and Cancel buttons uncovered, and show whole", async () => {
+    for (const content of ['Phone edit one', 'Phone edit two', 'Phone edit three']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone edits', content }, aliceAccount);
+    const phone = await logIn(env, aliceAccount.email, aliceAccount.password!, { width: 390, height: 844 }, `#narrow/channel/${designId}-design/topic/phone edits`);
+    const page = phone.page;
+    // The first message of the view (no room above its box) and the last (room above).
+    for (const text of ['Phone edit one', 'Phone edit three']) {
+      const msg = article(page, text);
+      await msg.click();
+      await page.keyboard.press('e');
+      const edit = page.getByRole('textbox', { name: 'Edit message content' });
+      await edit.waitFor();
+      await edit.press('End');
+      await edit.pressSequentially(' @');
+      const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
+      await options.first().waitFor();
+      assert.ok((await options.count()) >= 5);
+      if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/edit-suggestions-phone-${text.split(' ').pop()}.png` });
+      // Nothing lies over the buttons: a tap reaches them.
+      for (const name of ['Save', 'Cancel']) {
+        const covered = await page.getByRole('button', { name, exact: true }).evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return !el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+        });
+        assert.equal(covered, false, `${name} covered editing "${text}"`);
+      }
+      // The list shows whole on the screen, or scrolls within itself.
+      const fit = await page.getByRole('listbox', { name: 'Suggestions' }).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const box = el.closest('.scroller')!.getBoundingClientRect();
+        return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+      });
+      assert.equal(fit, true, `the suggestions go off the message list editing "${text}"`);
+      await edit.press('Escape');
+      await edit.press('Escape');
+      await edit.waitFor({ state: 'detached' });
+    }
+    await phone.context.close();
+  });
+  test('after saving or cancelling an edit the focus is on the edited message, selected, so keys go on from there', async () => {
+    for (const content of ['Focus one', 'Focus two']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'focus after edit', content }, aliceAccount);
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${designId}-design/topic/focus after edit`);
+    const focused = () => page.evaluate(() => ({ body: document.activeElement === document.body, text: document.activeElement?.closest('article')?.textContent ?? null }));
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    // Three ways out: Enter saves, the Cancel button, Escape.
+    const ways: [string, () => Promise<void>][] = [
+      ['Enter', () => edit.press('Enter')],
+      ['Cancel', () => page.getByRole('button', { name: 'Cancel', exact: true }).click()],
+      ['Escape', () => edit.press('Escape')],
+    ];
+    for (const [way, leave] of ways) {
+      await article(page, 'Focus two').click();
+      await page.keyboard.press('e');
+      await edit.waitFor();
+      await edit.press('End');
+      await edit.pressSequentially('!');
+      await leave();
+      await edit.waitFor({ state: 'detached' });
+      await until(`the focus back on the message after ${way}`, async () => {
+        const f = await focused();
+        return !f.body && f.text !== null && f.text.includes('Focus two');
+      });
+      // The keys act from the edited message: up selects the one above, and the focus goes along
+      // (the ring stayed on the edited one), and `e` edits it.
+      await page.keyboard.press('ArrowUp');
+      await until(`the focus to follow the selection after ${way}`, async () => (await focused()).text?.includes('Focus one') === true);
+      await page.keyboard.press('e');
+      await edit.waitFor();
+      assert.equal(await edit.inputValue(), 'Focus one', `after ${way}`);
+      await edit.press('Escape');
+      await edit.waitFor({ state: 'detached' });
+    }
+    await article(page, 'Focus two!').waitFor();
+  });
+  test('a draft to a topic moved as a whole follows it to its new stream and name', async () => {
+    const { id } = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'old plans', content: 'The plans as they were' }, bobAccount);
+    await env.server.ok('POST', '/api/v1/drafts', { drafts: [{ type: 'stream', to: [generalId], topic: 'old plans', content: 'My thoughts on the plans', timestamp: Math.floor(Date.now() / 1000) }] }, aliceAccount);
+    const page = alice.page;
+    await page.evaluate(() => (location.hash = '#drafts'));
+    const drafts = page.getByRole('main', { name: 'Drafts' });
+    await drafts.getByRole('article', { name: 'Draft to #general › old plans' }).waitFor();
+    await env.server.ok('PATCH', `/api/v1/messages/${id}`, { stream_id: designId, topic: 'new plans', propagate_mode: 'change_all' }, env.server.owner);
+    await drafts.getByRole('article', { name: 'Draft to #design › new plans' }).getByText('My thoughts on the plans').waitFor();
+    assert.equal(await drafts.getByRole('article', { name: 'Draft to #general › old plans' }).count(), 0);
+    // On the server too: a reload shows it there.
+    await page.reload();
+    await page.getByRole('main', { name: 'Drafts' }).getByRole('article', { name: 'Draft to #design › new plans' }).waitFor();
+  });
+  test('Escape pressed at once after Enter sends the message and keeps no draft of it', async () => {
+    const page = alice.page;
+    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/quick hands`);
+    await page.getByRole('heading', { name: '#general > quick hands' }).waitFor();
+    // The send's answer takes a moment, as on a slow network: Escape comes before it.
+    await page.route('**/json/messages', async (route) => {
+      if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 600));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Sent in a hurry');
+    await box.press('Enter');
+    await box.press('Escape');
+    await article(page, 'Sent in a hurry').waitFor();
+    await page.unroute('**/json/messages');
+    await page.waitForTimeout(500);
+    const drafts = (await env.server.ok('GET', '/api/v1/drafts', undefined, aliceAccount)).drafts as { content: string }[];
+    assert.deepEqual(drafts.filter((d) => d.content === 'Sent in a hurry'), []);
+  });
 });

@@ -230,6 +230,28 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
     await page.close();
   });
 
+  test("on a phone the filter boxes of Recent conversations and the Inbox show their whole placeholder", async () => {
+    const page = await bob.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [hash, name] of [
+      ['#recent', 'Recent conversations'],
+      ['#inbox', 'Inbox'],
+    ] as const) {
+      await page.goto(`${env.url}/${hash}`);
+      const box = page.getByRole('main', { name }).getByRole('searchbox', { name: 'Filter conversations' });
+      await box.waitFor();
+      const fit = await box.evaluate((el: HTMLInputElement) => {
+        const css = getComputedStyle(el);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = css.font;
+        const room = el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+        return { text: el.placeholder, need: Math.ceil(ctx.measureText(el.placeholder).width), room };
+      });
+      assert.ok(fit.need <= fit.room, `${name}: "${fit.text}" needs ${fit.need}px, has ${fit.room}px`);
+    }
+    await page.close();
+  });
+
   test('a topic name cut by its row shows whole on hover, in the Inbox and in Recent conversations', async () => {
     const name = 'release notes for version 2.1 and everything after it';
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: name, content: 'Notes' }, aliceAccount);

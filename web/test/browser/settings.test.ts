@@ -271,6 +271,45 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     assert.equal(await bar.getByText('You are not subscribed to this stream.').count(), 0);
   });
 
+  test("every settings section's URL opens that section, and the reference's other names of them too", async () => {
+    const urls: [string, string, string][] = [
+      ['#settings/profile', 'Profile', '#settings/profile'],
+      ['#settings/account', 'Account and privacy', '#settings/account'],
+      ['#settings/preferences', 'Preferences', '#settings/preferences'],
+      ['#settings/notifications', 'Notifications', '#settings/notifications'],
+      ['#settings/streams', 'Your streams', '#settings/streams'],
+      ['#settings/display', 'Preferences', '#settings/preferences'],
+      ['#settings/display-settings', 'Preferences', '#settings/preferences'],
+      ['#settings/account-and-privacy', 'Account and privacy', '#settings/account'],
+      ['#settings', 'Profile', '#settings/profile'],
+      ['#organization/profile', 'Organization profile', '#organization/profile'],
+      ['#organization/settings', 'Organization settings', '#organization/settings'],
+      ['#organization/users', 'Users', '#organization/users'],
+      ['#organization/streams', 'Streams', '#organization/streams'],
+      ['#organization/emoji', 'Custom emoji', '#organization/emoji'],
+      ['#organization/linkifiers', 'Linkifiers', '#organization/linkifiers'],
+      ['#organization/profile-fields', 'Custom profile fields', '#organization/profile-fields'],
+      ['#organization/groups', 'User groups', '#organization/groups'],
+      ['#organization/bots', 'Bots', '#organization/bots'],
+      ['#organization/invitations', 'Invitations', '#organization/invitations'],
+      ['#organization/organization-settings', 'Organization settings', '#organization/settings'],
+      ['#organization/user-groups-admin', 'User groups', '#organization/groups'],
+    ];
+    const wrong: string[] = [];
+    for (const [url, title, canonical] of urls) {
+      await open(ada, url);
+      const dialog = ada.page.getByRole('dialog', { name: /settings/ });
+      await dialog.getByRole('heading', { level: 2 }).filter({ hasText: /\S/ }).waitFor();
+      const shown = await dialog.getByRole('heading', { level: 2 }).first().textContent();
+      const current = await dialog.locator('a[aria-current=page]').textContent();
+      const hash = await ada.page.evaluate(() => location.hash);
+      if (shown !== title || current !== title || hash !== canonical) wrong.push(`${url}: shows ${shown}, marks ${current}, URL ${hash}`);
+    }
+    assert.deepEqual(wrong, []);
+    await ada.page.keyboard.press('Escape');
+    await ada.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
+  });
+
   test('every settings section has no serious or critical axe violation', async () => {
     const failures: string[] = [];
     for (const [kind, sections] of [

@@ -68,3 +68,11 @@ test('the table has each key once and a description for each action', () => {
   assert.equal(formatKey('ArrowDown'), '↓');
   assert.equal(formatKey('Escape'), 'Esc');
 });
+
+test('+ toggles a thumbs up, as typed with Shift or on the number pad, and shows as a plus', () => {
+  assert.equal(actionFor({ key: '+', code: 'Equal', shiftKey: true }, false), 'thumbs_up');
+  assert.equal(actionFor({ key: '+', code: 'NumpadAdd' }, false), 'thumbs_up');
+  assert.equal(actionFor({ key: '+', shiftKey: true }, true), undefined);
+  assert.equal(formatKey('+'), '+');
+  assert.equal(formatKey('Ctrl++'), 'Ctrl + +');
+});

@@ -31,6 +31,40 @@ export const ORGANIZATION_SECTIONS: [string, string][] = [
   ['invitations', 'Invitations'],
 ];
 
+/**
+ * Other names of sections, as links to the reference's web app and older ones name them
+ * (`#settings/display` is the Preferences page; it opened Profile).
+ */
+const SECTION_ALIASES: Record<SettingsKind, Record<string, string>> = {
+  settings: {
+    display: 'preferences',
+    'display-settings': 'preferences',
+    'account-and-privacy': 'account',
+    'your-account': 'account',
+    subscriptions: 'streams',
+  },
+  organization: {
+    'organization-profile': 'profile',
+    'organization-settings': 'settings',
+    'organization-permissions': 'settings',
+    'user-list-admin': 'users',
+    'emoji-settings': 'emoji',
+    'linkifier-settings': 'linkifiers',
+    'profile-field-settings': 'profile-fields',
+    'user-groups-admin': 'groups',
+    'bot-list-admin': 'bots',
+    'invites-list-admin': 'invitations',
+  },
+};
+
+/** The section a URL's name opens: its own, the one it is another name of, or the first. */
+export function sectionFor(kind: SettingsKind, name: string | undefined): string {
+  const sections = kind === 'settings' ? PERSONAL_SECTIONS : ORGANIZATION_SECTIONS;
+  if (name !== undefined && sections.some(([k]) => k === name)) return name;
+  const alias = name === undefined ? undefined : SECTION_ALIASES[kind][name];
+  return alias ?? sections[0]![0];
+}
+
 export const settingsRoute = signal<SettingsRoute | null>(null);
 let returnHash = '';
 
@@ -43,8 +77,9 @@ export function readSettingsHash(hash: string): boolean {
     return false;
   }
   const kind = m[1] as SettingsKind;
-  const sections = kind === 'settings' ? PERSONAL_SECTIONS : ORGANIZATION_SECTIONS;
-  const section = sections.some(([k]) => k === m[2]) ? m[2]! : sections[0]![0];
+  const section = sectionFor(kind, m[2]);
+  // The URL names the page shown (another name, or none, becomes the section's own).
+  if (m[2] !== section) history.replaceState(history.state, '', `#${kind}/${section}`);
   settingsRoute.value = { kind, section };
   return true;
 }
