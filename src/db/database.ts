@@ -50,14 +50,15 @@ export interface Db {
    */
   identityWrites: (() => number | null) | null;
   /**
-   * The same for who subscribes to a stream and who is active: a count that grows with every
-   * statement of this process that may write subscriptions, users, streams or realms, with every
-   * rollback of a transaction that may have written them (its own reads saw what it undid), and
-   * with every write of another connection or process to those tables (SQLite: counted by
-   * triggers; PostgreSQL: through Redis, as identityWrites, with which it shares its count).
-   * Null when and where identityWrites is.
+   * The same for what sends keep (kept.ts: streams, subscriptions and subscribers, linkifiers,
+   * who muted whom): a count that grows with every statement of this process that may write
+   * subscriptions, users, streams, realms, realm_linkifiers or muted_users, with every rollback
+   * of a transaction that may have written them (its own reads saw what it undid), and with
+   * every write of another connection or process to those tables (SQLite: counted by triggers;
+   * PostgreSQL: through Redis, as identityWrites, with which it shares its count). Null when and
+   * where identityWrites is.
    */
-  subscriberWrites: (() => number | null) | null;
+  keptWrites: (() => number | null) | null;
   /**
    * Resolves once everything this process has committed is on disk. PostgreSQL's commit is
    * durable already; on SQLite the write-ahead log is flushed off the event loop, one flush for
@@ -100,13 +101,19 @@ export interface DirectStatements extends DirectReads {
 }
 
 /**
- * Each SQLite Db by its query builders' adapter: the app's builder (`db.kysely`) and those of
- * its transactions share one, so a query function handed either finds its Db (`directReads`).
+ * Each Db by its query builders' adapter: the app's builder (`db.kysely`) and those of its
+ * transactions share one, so a query function handed either finds its Db (`dbOf`,
+ * `directReads`). A transaction's direct statements are SQLite's only.
  */
 const dbOfAdapter = new WeakMap<object, { db: Db; inTransaction: () => DirectStatements | null }>();
 
-function sqliteOf(q: Conn | Tx): { db: Db; inTransaction: () => DirectStatements | null } | undefined {
+function entryOf(q: Conn | Tx): { db: Db; inTransaction: () => DirectStatements | null } | undefined {
   return dbOfAdapter.get(q.getExecutor().adapter);
+}
+
+/** The Db whose query builder (the app's or a transaction's) this is; null for any other builder. */
+export function dbOf(q: Conn | Tx): Db | null {
+  return entryOf(q)?.db ?? null;
 }
 
 /**
@@ -117,9 +124,9 @@ function sqliteOf(q: Conn | Tx): { db: Db; inTransaction: () => DirectStatements
  * Null on PostgreSQL, which keeps the query builder.
  */
 export function directReads(q: Conn | Tx): DirectReads | null {
-  const sqlite = sqliteOf(q);
-  if (!sqlite) return null;
-  return q.isTransaction ? sqlite.inTransaction() : sqlite.db.direct();
+  const entry = entryOf(q);
+  if (!entry) return null;
+  return q.isTransaction ? entry.inTransaction() : entry.db.direct();
 }
 
 /**
@@ -129,7 +136,7 @@ export function directReads(q: Conn | Tx): DirectReads | null {
  * rows): they share the kept statements.
  */
 export function directStatements(tx: Tx): DirectStatements | null {
-  return tx.isTransaction ? (sqliteOf(tx)?.inTransaction() ?? null) : null;
+  return tx.isTransaction ? (entryOf(tx)?.inTransaction() ?? null) : null;
 }
 
 const loadPg = lazy<typeof pgTypes>('pg');
@@ -178,13 +185,14 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
         await identity?.close();
       },
       identityWrites: identity ? () => identity.version() : null,
-      subscriberWrites: identity ? () => identity.version() : null,
+      keptWrites: identity ? () => identity.version() : null,
       sync: () => Promise.resolve(),
       writesHeld: () => null,
       pendingRows: () => null,
       direct: () => null,
       prepared: preparedReads(pool),
     };
+    dbOfAdapter.set(kysely.getExecutor().adapter, { db, inTransaction: () => null });
     try {
       await identity?.start();
       await migrate(db, migrateOpts);
@@ -231,14 +239,14 @@ export async function openDatabase(opts: OpenOptions, migrateOpts: MigrateOption
     return otherWrites;
   };
   const identityWrites = () => statements.identityWrites + others();
-  const subscriberWrites = () => statements.subscriberWrites + others();
+  const keptWrites = () => statements.keptWrites + others();
   const reads = statements.directReads();
   const inTransaction = statements.directStatements();
   const db: Db = {
     kysely,
     dialect: 'sqlite',
     identityWrites,
-    subscriberWrites,
+    keptWrites,
     sync: () => {
       checkpoints.committed();
       return wal.sync();
@@ -275,10 +283,10 @@ const MAY_WRITE = (text: string) => !/^\s*select\b/i.test(text);
 const SESSION_TOUCH = /^update "sessions" set "last_used_at" = (\?|\$1), "expires_at" = (\?|\$2) where "token_hash" = (\?|\$3)$/;
 /** A statement that may change what authentication keeps: users, realms or sessions rows. */
 const IDENTITY_WRITE = (text: string) => MAY_WRITE(text) && /\b(users|realms|sessions)\b/i.test(text) && !SESSION_TOUCH.test(text);
-/** A statement that may change a stream's active subscribers (Db.subscriberWrites). */
-const SUBSCRIBER_WRITE = (text: string) => MAY_WRITE(text) && /\b(subscriptions|users|streams|realms)\b/i.test(text);
-/** SQLite counts rollbacks as subscriber writes (Db.subscriberWrites). */
-const SUBSCRIBER_WRITE_OR_ROLLBACK = (text: string) => SUBSCRIBER_WRITE(text) || /^\s*rollback\b/i.test(text);
+/** A statement that may change what sends keep (Db.keptWrites). */
+const KEPT_WRITE = (text: string) => MAY_WRITE(text) && /\b(subscriptions|users|streams|realms|realm_linkifiers|muted_users)\b/i.test(text);
+/** SQLite counts rollbacks as writes of what is kept (Db.keptWrites). */
+const KEPT_WRITE_OR_ROLLBACK = (text: string) => KEPT_WRITE(text) || /^\s*rollback\b/i.test(text);
 
 /** Db.prepared: a name per SQL text, so that each connection prepares a text once. */
 function preparedReads(pool: pgTypes.Pool): Db['prepared'] {
@@ -295,8 +303,8 @@ function preparedReads(pool: pgTypes.Pool): Db['prepared'] {
 }
 
 /**
- * PostgreSQL: each connection tells `identity` of its writes to what is kept (identity and
- * subscriber writes: Db.identityWrites, Db.subscriberWrites). A statement outside a transaction
+ * PostgreSQL: each connection tells `identity` of its writes to what is kept (identity writes
+ * and those of what sends keep: Db.identityWrites, Db.keptWrites). A statement outside a transaction
  * returns once every process has dropped what it kept. In a transaction, the first such write
  * makes this process keep nothing until the transaction ends (its own reads see what it wrote,
  * which other transactions must not be served); its commit returns once every process has
@@ -324,7 +332,7 @@ function announceIdentityWrites(connection: DatabaseConnection, identity: Identi
           await identity.transactionEnded(committed);
         }
       }
-    } else if (IDENTITY_WRITE(text) || SUBSCRIBER_WRITE(text)) {
+    } else if (IDENTITY_WRITE(text) || KEPT_WRITE(text)) {
       if (!inTransaction) {
         try {
           return await run<R>(query);
@@ -346,11 +354,11 @@ function announceIdentityWrites(connection: DatabaseConnection, identity: Identi
  * re-prepares a kept statement itself when the schema changes under it.
  *
  * It also tells `written` of every run of a statement that may write, and counts those that may
- * write users or realms (`Db.identityWrites`) or subscribers (`Db.subscriberWrites`).
+ * write users or realms (`Db.identityWrites`) or what sends keep (`Db.keptWrites`).
  */
 class StatementCache implements SqliteDatabase {
   identityWrites = 0;
-  subscriberWrites = 0;
+  keptWrites = 0;
   /** Set once the schema is migrated: see pending-user-messages.ts. */
   pending: PendingUserMessages | null = null;
   readonly #file: SQLite.Database;
@@ -414,11 +422,11 @@ class StatementCache implements SqliteDatabase {
     const stmt = this.#file.prepare(text);
     if (!MAY_WRITE(text)) return stmt as unknown as SqliteStatement;
     const identity = IDENTITY_WRITE(text);
-    const subscribers = SUBSCRIBER_WRITE_OR_ROLLBACK(text);
+    const kept = KEPT_WRITE_OR_ROLLBACK(text);
     const wrote = () => {
       this.#written();
       if (identity) this.identityWrites++;
-      if (subscribers) this.subscriberWrites++;
+      if (kept) this.keptWrites++;
     };
     return {
       reader: stmt.reader,

@@ -1,9 +1,9 @@
-// What authentication keeps (users by API key, realms, sessions: src/http/auth.ts) and what a
-// send keeps (a stream's subscribers: queries/streams.ts) stays current across processes on
-// PostgreSQL through Redis. A process that commits a write to users, realms, sessions,
-// subscriptions or streams publishes it on a channel every process listens to; each one drops
-// what it kept, then acknowledges to the writer, and the writer waits for every acknowledgement
-// before its commit returns. So when a request that deactivated a user, changed a key or ended a
+// What authentication keeps (users by API key, realms, sessions: src/http/auth.ts) and what
+// sends keep (src/db/kept.ts) stays current across processes on PostgreSQL through Redis. A
+// process that commits a write to users, realms, sessions, subscriptions, streams, linkifiers or
+// muted users publishes it on a channel every process listens to; each one drops what it kept,
+// then acknowledges to the writer, and the writer waits for every acknowledgement before its
+// commit returns. So when a request that deactivated a user, changed a key or ended a
 // session is answered, no process still authenticates with what it had kept.
 //
 // A process keeps nothing while it is not listening (before it has subscribed, and from a lost
@@ -87,7 +87,7 @@ export class IdentitySync {
   }
 
   /**
-   * After a commit that wrote what is kept (Db.identityWrites, Db.subscriberWrites): every
+   * After a commit that wrote what is kept (Db.identityWrites, Db.keptWrites): every
    * process drops what it kept.
    */
   async changed(): Promise<void> {

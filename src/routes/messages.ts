@@ -2,13 +2,13 @@
 import { route } from '../http/route.ts';
 import { alias, optional, p } from '../http/params.ts';
 import { isDbId } from '../http/ids.ts';
-import type { Conn } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Realm, User } from '../db/schema.ts';
 import { accessUserByEmail, accessUserById } from '../lib/access.ts';
 import { badRequest, streamDoesNotExist } from '../lib/errors.ts';
 import { fetchMessages } from '../actions/messages/fetch.ts';
 import { parseNarrow } from '../lib/narrow.ts';
-import { streamById, streamByName } from '../db/queries/streams.ts';
+import { keptStream } from '../db/queries/streams.ts';
 import { checkSendMessage, checkStreamTopic, type Addressee } from '../actions/messages/send.ts';
 
 /** `to` is a stream name or ID, or a list of user IDs or emails, possibly JSON-encoded. */
@@ -31,11 +31,11 @@ function parseTo(raw: string): (string | number)[] {
   return t.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-async function addressee(db: Conn, sender: User, realm: Realm, type: string, to: (string | number)[], topic: string | undefined): Promise<Addressee> {
+async function addressee(db: Db, sender: User, realm: Realm, type: string, to: (string | number)[], topic: string | undefined): Promise<Addressee> {
   if (type === 'stream' || type === 'channel') {
     if (to.length !== 1) throw badRequest('Cannot send to multiple streams');
     const target = to[0]!;
-    const stream = typeof target === 'number' ? await streamById(db, realm.id, target) : await streamByName(db, realm.id, target);
+    const stream = await keptStream(db, realm.id, target);
     if (!stream) {
       if (typeof target === 'number') throw badRequest(`Stream with ID '${target}' does not exist`);
       throw streamDoesNotExist(target);
@@ -47,10 +47,10 @@ async function addressee(db: Conn, sender: User, realm: Realm, type: string, to:
   for (const r of to) {
     users.push(
       typeof r === 'number'
-        ? await accessUserById(db, sender, r, { allowInactive: true }).catch(() => {
+        ? await accessUserById(db.kysely, sender, r, { allowInactive: true }).catch(() => {
             throw badRequest(`Invalid user ID ${r}`);
           })
-        : await accessUserByEmail(db, sender, r, { allowInactive: true }).catch(() => {
+        : await accessUserByEmail(db.kysely, sender, r, { allowInactive: true }).catch(() => {
             throw badRequest(`Invalid email '${r}'`);
           }),
     );
@@ -74,7 +74,7 @@ export const messageRoutes = [
       read_by_sender: optional(p.bool()),
     },
     async handler({ app, realm, user, params }) {
-      const a = await addressee(app.db.kysely, user, realm, params.type, params.to, params.topic);
+      const a = await addressee(app.db, user, realm, params.type, params.to, params.topic);
       const id = await checkSendMessage(app, user, realm, {
         addressee: a,
         content: params.content,

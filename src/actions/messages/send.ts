@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Message, Realm, Stream, User } from '../../db/schema.ts';
 import { insertMessage, setStreamFirstMessage } from '../../db/queries/messages.ts';
 import { dmRecipient } from '../../db/queries/recipients.ts';
-import { activeSubscriberIds, subscription } from '../../db/queries/streams.ts';
+import { activeSubscriberIds, keptSubscription } from '../../db/queries/streams.ts';
 import { canSeeStream, usersWhoCanSeeStream } from '../../lib/access.ts';
 import { canPostToStream } from '../../lib/permissions.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
@@ -62,7 +62,7 @@ export function checkStreamTopic(realm: Realm, topic: string | undefined): strin
 
 /** Whether the sender may post to this stream; throws the reference's error if not. */
 export async function checkCanPost(app: AppContext, sender: User, realm: Realm, stream: Stream, now: number): Promise<void> {
-  const sub = await subscription(app.db.kysely, sender.id, stream.id);
+  const sub = await keptSubscription(app.db, sender.id, stream.id);
   // Private streams take messages from their subscribers only.
   if (!canSeeStream(sender, stream, sub) || (stream.invite_only && !sub?.active)) {
     throw new ApiError(`Not authorized to send to stream '${stream.name}'`, 'BAD_REQUEST');

@@ -19,6 +19,7 @@ import { migration as realmIcon } from './0016_realm_icon.ts';
 import { migration as pendingUserMessages } from './0017_pending_user_messages.ts';
 import { migration as searchIndexLater } from './0018_search_index_later.ts';
 import { migration as writeCounts } from './0019_write_counts.ts';
+import { migration as writeCountsKept } from './0020_write_counts_kept.ts';
 
 export const migrations: Migration[] = [
   core,
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   pendingUserMessages,
   searchIndexLater,
   writeCounts,
+  writeCountsKept,
 ];

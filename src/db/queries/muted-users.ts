@@ -1,4 +1,5 @@
 import { directReads, type Conn, type Tx } from '../database.ts';
+import { keptRead } from '../kept.ts';
 import { FLAG_BITS } from '../flags.ts';
 import { sql } from 'kysely';
 
@@ -29,14 +30,18 @@ export async function deleteMutedUser(tx: Tx, userId: number, mutedUserId: numbe
 /**
  * Everyone who muted the sender: the send marks its copies for those among its receivers read.
  * By the index on muted_user_id, one short statement however many receive the message (a stream
- * of 1,000 bound 1,000 values a send when the receivers' list went into it).
+ * of 1,000 bound 1,000 values a send when the receivers' list went into it); kept between sends
+ * (keptRead).
  */
-export async function usersWhoMuted(db: Q, senderId: number): Promise<Set<number>> {
-  const direct = directReads(db);
-  const rows = direct
-    ? direct.all<{ user_id: number }>('select user_id from muted_users where muted_user_id = ?', [senderId])
-    : await db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId).execute();
-  return new Set(rows.map((r) => r.user_id));
+export async function usersWhoMuted(db: Q, senderId: number): Promise<ReadonlySet<number>> {
+  const ids = await keptRead(db, `muted ${senderId}`, async () => {
+    const direct = directReads(db);
+    const rows = direct
+      ? direct.all<{ user_id: number }>('select user_id from muted_users where muted_user_id = ?', [senderId])
+      : await db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId).execute();
+    return rows.map((r) => r.user_id);
+  });
+  return new Set(ids);
 }
 
 /** Marks the user's unread messages from `senderId` read; returns their IDs. */

@@ -2,6 +2,7 @@
 // linkifiers and uploaded files referred to by a message.
 import { sql, type Selectable } from 'kysely';
 import { directReads, type Conn, type Tx } from '../database.ts';
+import { keptRead } from '../kept.ts';
 import type { RealmLinkifiersTable } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -47,11 +48,13 @@ export async function realmEmojiById(db: Q, realmId: number, id: number) {
   return db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function realmLinkifiers(db: Q, realmId: number): Promise<Selectable<RealmLinkifiersTable>[]> {
-  // Read by every send and every fetch: through a kept statement on SQLite (directReads).
-  const direct = directReads(db);
-  if (direct) return direct.all<Selectable<RealmLinkifiersTable>>('select * from realm_linkifiers where realm_id = ? order by "order", id', [realmId]);
-  return db.selectFrom('realm_linkifiers').selectAll().where('realm_id', '=', realmId).orderBy('order').orderBy('id').execute();
+/** The realm's linkifiers, in order. Read by every send and every fetch: kept (keptRead). */
+export async function realmLinkifiers(db: Q, realmId: number): Promise<readonly Selectable<RealmLinkifiersTable>[]> {
+  return keptRead(db, `linkifiers ${realmId}`, async () => {
+    const direct = directReads(db);
+    if (direct) return direct.all<Selectable<RealmLinkifiersTable>>('select * from realm_linkifiers where realm_id = ? order by "order", id', [realmId]);
+    return db.selectFrom('realm_linkifiers').selectAll().where('realm_id', '=', realmId).orderBy('order').orderBy('id').execute();
+  });
 }
 
 /** Direct members of these groups and, recursively, of their subgroups; system groups by role. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { directReads, type Conn, type Db, type Dialect, type Tx } from '../database.ts';
+import { keptRead } from '../kept.ts';
 import type { Stream, Subscription } from '../schema.ts';
 
 type Q = Conn | Tx;
@@ -106,28 +107,24 @@ export async function subscriberIds(db: Q, streamIds: readonly number[]): Promis
   return out;
 }
 
-const keptSubscribers = new WeakMap<Db, { writes: number; streams: Map<number, readonly number[]> }>();
-
 /**
- * One stream's active subscribers (subscriberIds), kept between sends while `Db.subscriberWrites`
- * stays the same: every send to a stream reads them, and they change seldom (reading 50 took
- * about 40 µs of a send's CPU on SQLite, a round trip on PostgreSQL). `q` is the connection or
- * transaction to read through when they are not kept; a list read while a write raced it is not
- * kept. Not kept while those writes might go unseen (PostgreSQL without Redis, or not listening).
+ * One stream's active subscribers (subscriberIds), kept between sends (keptRead): every send to a
+ * stream reads them, and they change seldom (reading 50 took about 40 µs of a send's CPU on
+ * SQLite). `q` is the connection or transaction to read through when they are not kept.
  */
 export async function activeSubscriberIds(db: Db, q: Q, streamId: number): Promise<readonly number[]> {
-  const writes = db.subscriberWrites?.();
-  if (writes == null) return (await subscriberIds(q, [streamId])).get(streamId) ?? [];
-  let kept = keptSubscribers.get(db);
-  if (!kept || kept.writes !== writes) keptSubscribers.set(db, (kept = { writes, streams: new Map() }));
-  const hit = kept.streams.get(streamId);
-  if (hit) return hit;
-  const ids = Object.freeze((await subscriberIds(q, [streamId])).get(streamId) ?? []);
-  if (db.subscriberWrites!() === writes) {
-    if (kept.streams.size >= 10_000) kept.streams.clear();
-    kept.streams.set(streamId, ids);
-  }
-  return ids;
+  return keptRead(db, `subscribers ${streamId}`, async () => (await subscriberIds(q, [streamId])).get(streamId) ?? []);
+}
+
+/** A stream by ID or name (streamById, streamByName), kept between sends (keptRead). */
+export async function keptStream(db: Db, realmId: number, target: number | string): Promise<Readonly<Stream> | undefined> {
+  if (typeof target === 'number') return keptRead(db, `stream ${realmId} ${target}`, () => streamById(db.kysely, realmId, target));
+  return keptRead(db, `stream ${realmId} named ${target.toLowerCase()}`, () => streamByName(db.kysely, realmId, target));
+}
+
+/** A user's subscription row to a stream (subscription), kept between sends (keptRead). */
+export async function keptSubscription(db: Db, userId: number, streamId: number): Promise<Readonly<Subscription> | undefined> {
+  return keptRead(db, `subscription ${userId} ${streamId}`, () => subscription(db.kysely, userId, streamId));
 }
 
 export async function insertSubscription(tx: Tx, values: Omit<Subscription, 'id'>): Promise<void> {
