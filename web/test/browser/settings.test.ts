@@ -135,6 +135,13 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByRole('link', { name: 'Organization settings' }).click();
     await ada.page.getByRole('checkbox', { name: 'Prevent people from changing their names' }).check();
     await until('the name box to lock', () => bobName.isDisabled());
+    // The lock holds members back, not administrators (the server lets them): Ada's box stays open.
+    await open(ada, '#settings/profile');
+    const adaName = ada.page.getByRole('textbox', { name: 'Full name' });
+    await adaName.waitFor();
+    assert.equal(await adaName.isDisabled(), false);
+    assert.equal(await ada.page.getByText('The organization does not allow changing names.').count(), 0);
+    await open(ada, '#organization/settings');
     await ada.page.getByRole('checkbox', { name: 'Prevent people from changing their names' }).uncheck();
     await until('the name box to unlock', async () => !(await bobName.isDisabled()));
   });
