@@ -16,6 +16,8 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
       onLoggedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') setError('Too many attempts. Wait a minute and try again.');
+      // The server's "Account is deactivated" leaves the person guessing what to do next.
+      else if (err instanceof ApiError && err.code === 'USER_DEACTIVATED') setError('Your account has been deactivated. Ask an administrator of the organization to reactivate it.');
       else setError(err instanceof ApiError ? err.message : 'Could not reach the server. Check your connection and try again.');
       setBusy(false);
     }

@@ -140,6 +140,11 @@ describe('administration audit: an owner and a member who joined by invite link'
     await owner.page.getByRole('button', { name: 'Confirm deactivation' }).click();
     await owner.page.getByText('No users match').waitFor();
     await mia.page.getByRole('button', { name: 'Log in' }).waitFor({ timeout: 15_000 });
+    // Trying to log in again says what happened and whom to ask.
+    await mia.page.getByRole('textbox', { name: 'Email' }).fill(MIA.email);
+    await mia.page.getByRole('textbox', { name: 'Password' }).fill(MIA.password);
+    await mia.page.getByRole('button', { name: 'Log in' }).click();
+    await mia.page.getByRole('alert').filter({ hasText: 'Your account has been deactivated. Ask an administrator of the organization to reactivate it.' }).waitFor();
 
     await owner.page.getByRole('combobox', { name: 'Show' }).selectOption('deactivated');
     await owner.page.getByRole('button', { name: 'Reactivate Mia Member' }).click();
