@@ -1,10 +1,19 @@
-import { useState } from 'preact/hooks';
-import { login } from '../api/client.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { login, organizationName } from '../api/client.ts';
 import { ApiError } from '../api/http.ts';
 
 export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // Which organization this is, as its other pages (sign-up, reset) say it.
+  const [org, setOrg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void organizationName().then((name) => live && setOrg(name));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -26,7 +35,7 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
   return (
     <main class="login">
       <form class="login-card" method="post" action="/accounts/login/" onSubmit={submit}>
-        <h1>Log in to Parley</h1>
+        <h1>Log in to {org ?? 'Parley'}</h1>
         <label>
           Email
           <input name="username" type="email" autocomplete="username" required autofocus />

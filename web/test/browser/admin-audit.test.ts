@@ -346,6 +346,9 @@ describe('administration audit: an owner and a member who joined by invite link'
     const page = await context.newPage();
     await page.goto(`${env.url}/`);
     await page.getByRole('button', { name: 'Log in' }).waitFor();
+    // It names the organization, as the sign-up and reset pages do.
+    const realmName = (await env.server.ok('GET', '/api/v1/server_settings')).realm_name as string;
+    await page.getByRole('heading', { name: `Log in to ${realmName}` }).waitFor();
     assert.deepEqual(await axeViolations(page), []);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('button', { name: 'Send reset link' }).waitFor();
