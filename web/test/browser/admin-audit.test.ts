@@ -228,6 +228,23 @@ describe('administration audit: an owner and a member who joined by invite link'
     await until('the member to be locked out of the field', () => mia.page.getByRole('combobox', { name: 'Office (required)' }).isDisabled());
   });
 
+  test('removing a profile field asks first, since what everyone entered in it goes too', async () => {
+    await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Shoe size', field_type: 1, hint: '' });
+    await open(owner, '#organization/profile-fields');
+    const row = owner.page.getByRole('listitem').filter({ hasText: 'Shoe size' });
+    await row.getByRole('button', { name: 'Remove field Shoe size' }).click();
+    const ask = row.getByRole('alert');
+    await ask.getByText('Remove Shoe size? What everyone entered in it is deleted too.').waitFor();
+    // Nothing is gone yet, and Cancel keeps it.
+    assert.ok(((await env.server.ok('GET', '/api/v1/realm/profile_fields')).custom_fields as { name: string }[]).some((f) => f.name === 'Shoe size'));
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Remove field Shoe size' }).click();
+    await row.getByRole('button', { name: 'Confirm removal' }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.ok(!((await env.server.ok('GET', '/api/v1/realm/profile_fields')).custom_fields as { name: string }[]).some((f) => f.name === 'Shoe size'));
+  });
+
   test('the status emoji is chosen from the emoji picker; Escape in the picker closes only the picker', async () => {
     await open(mia, '#settings/profile');
     const choose = mia.page.getByRole('button', { name: 'Choose emoji' });
