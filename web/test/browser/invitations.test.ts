@@ -128,6 +128,28 @@ describe('invitations', { skip: skip ?? false }, () => {
     }
   });
 
+  test("someone new, with no conversations of their own, is led from the empty home view to their streams' history", async () => {
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'welcome', content: 'Said before Finn joined' });
+    const { invite_link: link } = await env.server.ok('POST', '/api/v1/invites/multiuse', { stream_ids: '[]', invite_expires_in_minutes: 30, include_realm_default_subscriptions: true });
+    const context = await newContext(env);
+    try {
+      const page = await context.newPage();
+      await page.goto(env.url + new URL(link as string).pathname);
+      await page.getByRole('textbox', { name: 'Email' }).fill('finn@example.com');
+      await page.getByRole('textbox', { name: 'Full name' }).fill('Finn Newcomer');
+      await page.getByLabel('Password').fill('a long enough password 1');
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.evaluate(() => (location.hash = '#recent'));
+      await page.getByText('No conversations yet.').waitFor();
+      if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/newcomer-empty-home.png` });
+      await page.getByRole('navigation', { name: 'Your streams' }).getByRole('link', { name: '#general' }).click();
+      await page.getByRole('article').filter({ hasText: 'Said before Finn joined' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   test('axe-core: no serious or critical violations on the section', async () => {
     assert.deepEqual(await axeViolations(ada.page), []);
   });
