@@ -186,6 +186,27 @@ describe('administration audit: an owner and a member who joined by invite link'
     await second.close();
   });
 
+  test('deactivating a group asks first (this page cannot bring it back); its deactivated members are not listed', async () => {
+    const gone = await env.server.createUser('Gus Gone');
+    const stays = await env.server.createUser('Stella Stays');
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'movers', description: '', members: JSON.stringify([gone.id, stays.id]) });
+    await env.server.ok('DELETE', `/api/v1/users/${gone.id}`);
+    await open(owner, '#organization/groups');
+    const row = owner.page.getByRole('listitem').filter({ hasText: '@movers' });
+    await row.getByText('1 member').waitFor();
+    await row.getByRole('button', { name: 'Edit group movers' }).click();
+    const edit = owner.page.getByRole('group', { name: 'Edit group movers' });
+    await edit.getByRole('button', { name: 'Remove Stella Stays from movers' }).waitFor();
+    assert.equal(await edit.getByText('Gus Gone').count(), 0);
+
+    await edit.getByRole('button', { name: 'Deactivate group' }).click();
+    await edit.getByRole('alert').getByText('Deactivate @movers?').waitFor();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.getByRole('button', { name: 'Deactivate group' }).click();
+    await edit.getByRole('button', { name: 'Confirm deactivation' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   test('nested groups offer people-sets only (no "Nobody", no "Everyone on the Internet")', async () => {
     await open(owner, '#organization/groups');
     await owner.page.getByRole('textbox', { name: 'Group name' }).fill('devs');
