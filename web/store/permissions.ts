@@ -78,7 +78,7 @@ export function editRefusal(m: Message, r: Rules): string | null {
 }
 
 /** A time limit in seconds as words: "10 minutes", "1 hour", "2 days". */
-function limitText(seconds: number): string {
+export function limitText(seconds: number): string {
   const [n, unit] = seconds % 86400 === 0 ? [seconds / 86400, 'day'] : seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }

@@ -146,6 +146,19 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await until('the name box to unlock', async () => !(await bobName.isDisabled()));
   });
 
+  test('a time limit set to a value the menu does not offer shows in words, live', async () => {
+    await open(ada, '#organization/settings');
+    const limit = ada.page.getByRole('combobox', { name: 'Time limit for editing messages' });
+    const shown = () => limit.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
+    try {
+      await env.server.ok('PATCH', '/api/v1/realm', { message_content_edit_limit_seconds: 3 * 86400 });
+      await until('the limit in words', async () => (await shown()) === '3 days');
+    } finally {
+      await env.server.ok('PATCH', '/api/v1/realm', { message_content_edit_limit_seconds: 600 });
+    }
+    await until('the usual limit back', async () => (await shown()) === '10 minutes');
+  });
+
   test("a member's display settings follow in their second tab", async () => {
     const second = await bob.context.newPage();
     await second.goto(env.url + '/');
