@@ -205,6 +205,8 @@ describe('administration audit: an owner and a member who joined by invite link'
     await edit.getByRole('button', { name: 'Deactivate group' }).click();
     await edit.getByRole('button', { name: 'Confirm deactivation' }).click();
     await row.waitFor({ state: 'detached' });
+    // The button went with the group: the focus stays in the overlay, on its page's title.
+    await until('the focus on the title', () => owner.page.getByRole('heading', { name: 'User groups', level: 2 }).evaluate((h) => h === document.activeElement));
   });
 
   test('nested groups offer people-sets only (no "Nobody", no "Everyone on the Internet")', async () => {
@@ -263,6 +265,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     await row.getByRole('button', { name: 'Remove field Shoe size' }).click();
     await row.getByRole('button', { name: 'Confirm removal' }).click();
     await row.waitFor({ state: 'detached' });
+    await until('the focus on the title', () => owner.page.getByRole('heading', { name: 'Custom profile fields', level: 2 }).evaluate((h) => h === document.activeElement));
     assert.ok(!((await env.server.ok('GET', '/api/v1/realm/profile_fields')).custom_fields as { name: string }[]).some((f) => f.name === 'Shoe size'));
   });
 

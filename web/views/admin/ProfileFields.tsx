@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
+import { ErrorText, Section, TextSetting, Toggle, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
 import { FIELD_TYPES } from '../settings/Profile.tsx';
 import { fieldChoices, type ProfileField } from '../../store/settings-admin.ts';
 
@@ -49,7 +49,7 @@ export function ProfileFieldsSection() {
               {confirm === f.id && (
                 <div class="setting-line" role="alert">
                   <span>Remove {f.name}? What everyone entered in it is deleted too.</span>
-                  <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeProfileField(f.id)).then((ok) => ok && setConfirm(null))}>
+                  <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeProfileField(f.id)).then((ok) => ok && (setConfirm(null), focusPageAfterRemoval()))}>
                     Confirm removal
                   </button>
                   <button type="button" onClick={() => setConfirm(null)}>

@@ -8,6 +8,17 @@ import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
 
 /** Runs a save and keeps its error (the server's `msg`) for the control to show. */
+/**
+ * After something is removed from a settings page, its focused button goes with it: the focus
+ * goes to the page's title, so the keys stay in the overlay.
+ */
+export function focusPageAfterRemoval(): void {
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) document.getElementById('settings-page-title')?.focus();
+  });
+}
+
 export function useSave(): { error: string; busy: boolean; done: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
