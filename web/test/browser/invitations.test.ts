@@ -5,7 +5,7 @@
 // a refused address shows the server's message; axe-core finds no serious or critical violation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -82,6 +82,8 @@ describe('invitations', { skip: skip ?? false }, () => {
 
     await pending().getByRole('button', { name: 'Revoke invitation to emil@example.com' }).click();
     await pending().getByRole('listitem').filter({ hasText: 'emil@example.com' }).waitFor({ state: 'detached' });
+    // The button went with the invitation when the list was fetched again: the focus stays in the overlay.
+    await until('the focus on the title', () => page.getByRole('heading', { name: 'Invitations', level: 2 }).evaluate((h) => h === document.activeElement));
     await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).getByRole('button', { name: /^Revoke/ }).click();
     await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).waitFor({ state: 'detached' });
     // Dora's invitations (the partial first send invited her, the second again) stay pending.

@@ -217,7 +217,10 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByLabel('Emoji image').setInputFiles({ name: 'parrot.png', mimeType: 'image/png', buffer: png });
     await ada.page.getByRole('img', { name: 'Preview of :parrot:' }).waitFor();
     await ada.page.getByRole('button', { name: 'Add emoji' }).click();
-    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).click();
+    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor({ state: 'detached' });
+    // Its button went with it: the focus stays in the overlay, on the page's title.
+    await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Custom emoji', level: 2 }).evaluate((h) => h === document.activeElement));
 
     await open(ada, '#organization/linkifiers');
     await ada.page.getByRole('textbox', { name: 'Pattern', exact: true }).fill('#(?P<id>[0-9]+)');
@@ -245,6 +248,9 @@ describe('settings and administration', { skip: skip ?? false }, () => {
       ((await env.server.ok('GET', '/api/v1/realm/linkifiers')).linkifiers as { pattern: string; url_template: string }[]).map((l) => [l.pattern, l.url_template]),
       [['PR-(?P<id>[0-9]+)', 'https://example.com/pulls/{id}']],
     );
+    await ada.page.getByRole('button', { name: 'Remove linkifier PR-(?P<id>[0-9]+)' }).click();
+    await ada.page.getByText('No linkifiers yet.').waitFor();
+    await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Linkifiers', level: 2 }).evaluate((h) => h === document.activeElement));
   });
 
   test("the sidebar's stream names look the same after Your streams was open", async () => {
