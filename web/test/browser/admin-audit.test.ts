@@ -186,6 +186,17 @@ describe('administration audit: an owner and a member who joined by invite link'
     await second.close();
   });
 
+  test('deactivating oneself from the users list says it is one\'s own account before it is done', async () => {
+    await open(owner, '#organization/users');
+    await owner.page.getByRole('button', { name: 'Edit Olivia Owner' }).click();
+    await owner.page.getByRole('button', { name: 'Deactivate Olivia Owner' }).click();
+    const ask = owner.page.getByRole('alert').filter({ hasText: 'Deactivate your own account? You are logged out at once, and only an administrator can reactivate it.' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await owner.page.getByRole('button', { name: 'Edit Olivia Owner' }).click();
+  });
+
   test('deactivating a group asks first (this page cannot bring it back); its deactivated members are not listed', async () => {
     const gone = await env.server.createUser('Gus Gone');
     const stays = await env.server.createUser('Stella Stays');
