@@ -343,6 +343,20 @@ export async function login(email: string, password: string): Promise<void> {
 }
 
 /**
+ * The organization's name, for the login page (`/server_settings` needs no login); null when the
+ * server does not say or cannot be reached.
+ */
+export async function organizationName(): Promise<string | null> {
+  try {
+    const res = await fetch('/api/v1/server_settings', { headers: { Accept: 'application/json' }, credentials: 'omit' });
+    const json = (await res.json()) as { realm_name?: unknown };
+    return typeof json.realm_name === 'string' && json.realm_name !== '' ? json.realm_name : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Ends every session of this person, this one included (other browsers see the login page at
  * their next request). Unlike `logout`, a refusal is reported: the person must know it failed.
  */

@@ -47,6 +47,9 @@ export function policyAllows(policy: unknown, role: number, newMember = false): 
   }
 }
 
+/** A realm time limit: its value, null (no limit) included; the default only when absent. */
+const orDefault = (limit: unknown, def: number): unknown => (limit === undefined ? def : limit);
+
 const withinLimit = (limit: unknown, m: Message, now: number): boolean => typeof limit !== 'number' || limit === 0 || now - m.timestamp < limit;
 
 export interface Rules {
@@ -68,13 +71,14 @@ export function editRefusal(m: Message, r: Rules): string | null {
   // Widgets (messages with submessages) cannot be edited: the server refuses it.
   if (m.submessages?.length) return 'A poll or a todo list cannot be edited.';
   if (r.realm.allow_message_editing === false) return 'Editing messages is turned off in this organization.';
-  const limit = r.realm.message_content_edit_limit_seconds ?? 600;
+  // null is "any time" (the admin's choice); only a realm that sends nothing has the default.
+  const limit = orDefault(r.realm.message_content_edit_limit_seconds, 600);
   if (!withinLimit(limit, m, r.now)) return `The time limit for editing this message (${limitText(limit as number)}) has passed.`;
   return null;
 }
 
 /** A time limit in seconds as words: "10 minutes", "1 hour", "2 days". */
-function limitText(seconds: number): string {
+export function limitText(seconds: number): string {
   const [n, unit] = seconds % 86400 === 0 ? [seconds / 86400, 'day'] : seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
   return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
@@ -88,7 +92,7 @@ export function canMoveTopic(m: Message, r: Rules): boolean {
   if (m.type !== 'stream') return false;
   // Moderators are exempt from the time limit, not from the policy (as the server decides).
   if (!policyAllows(r.realm.edit_topic_policy ?? POLICY.EVERYONE, r.role, r.newMember)) return false;
-  return r.role <= ROLE.MODERATOR || withinLimit(r.realm.move_messages_within_stream_limit_seconds ?? 604800, m, r.now);
+  return r.role <= ROLE.MODERATOR || withinLimit(orDefault(r.realm.move_messages_within_stream_limit_seconds, 604800), m, r.now);
 }
 
 /** Where compose points; for direct messages, `toOneBot`: the one recipient (oneself aside) is a bot. */

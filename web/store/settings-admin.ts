@@ -121,6 +121,11 @@ export class AdminStore {
     this.statuses.value = new Map(Object.entries((state.user_status ?? {}) as Record<string, UserStatus>).map(([k, v]) => [Number(k), v]));
   }
 
+  /** Whether you muted the person: their messages are hidden until shown. */
+  isMuted(userId: number): boolean {
+    return this.mutedUsers.value.some((m) => m.id === userId);
+  }
+
   /** Whether the user is in the group, directly or through its subgroups: whom a mention of it reaches. */
   inGroup(groupId: number, userId: number): boolean {
     const groups = this.groups.value;

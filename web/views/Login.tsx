@@ -1,10 +1,19 @@
-import { useState } from 'preact/hooks';
-import { login } from '../api/client.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { login, organizationName } from '../api/client.ts';
 import { ApiError } from '../api/http.ts';
 
 export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // Which organization this is, as its other pages (sign-up, reset) say it.
+  const [org, setOrg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void organizationName().then((name) => live && setOrg(name));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -16,6 +25,8 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
       onLoggedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') setError('Too many attempts. Wait a minute and try again.');
+      // The server's "Account is deactivated" leaves the person guessing what to do next.
+      else if (err instanceof ApiError && err.code === 'USER_DEACTIVATED') setError('Your account has been deactivated. Ask an administrator of the organization to reactivate it.');
       else setError(err instanceof ApiError ? err.message : 'Could not reach the server. Check your connection and try again.');
       setBusy(false);
     }
@@ -24,7 +35,7 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
   return (
     <main class="login">
       <form class="login-card" method="post" action="/accounts/login/" onSubmit={submit}>
-        <h1>Log in to Parley</h1>
+        <h1>Log in to {org ?? 'Parley'}</h1>
         <label>
           Email
           <input name="username" type="email" autocomplete="username" required autofocus />

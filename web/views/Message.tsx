@@ -146,10 +146,24 @@ function Content({ html }: { html: string }) {
   return <div class="content rendered" ref={ref} onClick={onContentClick} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
+function MutedContent({ onShow }: { onShow: () => void }) {
+  return (
+    <p class="content muted-content">
+      <span>Hidden: you muted the sender.</span>{' '}
+      <button type="button" class="link-button" onClick={(e) => (e.stopPropagation(), onShow())}>
+        Show message
+      </button>
+    </p>
+  );
+}
+
 export const MessageRow = memo(function MessageRow({ m, grouped, selected, unread, twentyFour }: { m: Message; grouped: boolean; selected: boolean; unread: boolean; twentyFour: boolean }) {
   // Popups are placed against the viewport, so the list's scrolling box never clips them.
   const [menu, setMenu] = useState<Placement | null>(null);
   const [picker, setPicker] = useState<Placement | null>(null);
+  // A muted sender's message stays hidden until the person asks to see it (your own never are).
+  const [shown, setShown] = useState(false);
+  const hidden = !shown && m.sender_id !== store.me && store.admin.isMuted(m.sender_id);
   const starred = m.flags.includes('starred');
   const mark = editMark(m);
   const editing = editingId.value === m.id;
@@ -199,7 +213,7 @@ export const MessageRow = memo(function MessageRow({ m, grouped, selected, unrea
           {time}
         </a>
         {starred && <span class="star" role="img" aria-label="Starred">★</span>}
-        {editing ? <EditForm m={m} /> : hasWidget(m) ? <Widget m={m} /> : <Content html={m.match_content ?? m.content} />}
+        {editing ? <EditForm m={m} /> : hidden ? <MutedContent onShow={() => setShown(true)} /> : hasWidget(m) ? <Widget m={m} /> : <Content html={m.match_content ?? m.content} />}
         <Reactions m={m} onAdd={(e) => setPicker(place(e))} />
       </div>
       <div class="actions">

@@ -125,6 +125,26 @@ function Row({ row, now, twentyFour, locale }: { row: RecentRow; now: number; tw
   );
 }
 
+/**
+ * Someone new has no conversations of their own, but their streams have a history to read: the
+ * empty list leads there rather than to nothing.
+ */
+function YourStreams() {
+  const streams = [...store.streams.subs.value.keys()].map((id) => ({ id, name: store.streams.name(id) })).sort((a, b) => a.name.localeCompare(b.name));
+  if (streams.length === 0) return null;
+  return (
+    <nav class="empty-list your-streams" aria-label="Your streams">
+      Catch up on your streams:{' '}
+      {streams.map((st, i) => (
+        <span key={st.id}>
+          {i > 0 && ', '}
+          <a href={hashFor([{ operator: 'stream', operand: st.id }])}>#{st.name}</a>
+        </span>
+      ))}
+    </nav>
+  );
+}
+
 export function Recent() {
   const ctx = useMemo(() => conversationContext(store), []);
   const all = useComputed(() => {
@@ -200,6 +220,7 @@ export function Recent() {
             {loading ? 'Loading conversations…' : all.value.length ? 'No conversations match your filters.' : 'No conversations yet.'}
           </p>
         )}
+        {rows.length === 0 && !loadError && !loading && all.value.length === 0 && <YourStreams />}
         <div class="load-more">
           {h.foundOldest.value ? (
             // Beside "No conversations…" it would say the same thing twice.

@@ -3,12 +3,13 @@
 // custom profile fields they filled in) and the ways to reach them: a direct message, or the
 // messages they sent.
 import { store } from './context.ts';
-import { compose, composeFocus, dialog, drawer } from './state.ts';
+import { compose, composeFocus, dialog, drawer, errorText, showToast } from './state.ts';
 import { go } from './nav.ts';
 import { Avatar } from './Header.tsx';
 import { locale } from './Message.tsx';
 import { formatTime, lastActiveText } from '../lib/time.ts';
 import { ROLE_LABELS } from '../store/permissions.ts';
+import { settingsApi } from './settings/api.ts';
 import { fieldChoices, fieldUserIds, type ProfileField } from '../store/settings-admin.ts';
 
 /** The person's own status line (`user_status`): away, and what they are up to. */
@@ -51,6 +52,7 @@ export function UserCard({ userId }: { userId: number }) {
   // A bot has no presence: it showed as "Never active".
   const presence = !user.is_active ? 'Deactivated' : user.is_bot ? '' : lastActiveText(store.users.presence.value.get(userId), store.users.now.value, locale());
   const close = () => (dialog.value = null);
+  const muted = store.admin.isMuted(userId);
   return (
     <div class="user-card">
       <div class="user-card-head">
@@ -72,6 +74,18 @@ export function UserCard({ userId }: { userId: number }) {
         <button type="button" onClick={close}>
           Close
         </button>
+        {!me && (
+          <button
+            type="button"
+            onClick={() =>
+              void settingsApi()
+                .muteUser(userId, !muted)
+                .catch((e: unknown) => showToast(errorText(e), true))
+            }
+          >
+            {muted ? 'Unmute' : 'Mute'} <span class="sr-only">{user.full_name}</span>
+          </button>
+        )}
         <button
           type="button"
           data-autofocus={user.is_active ? undefined : true}

@@ -140,6 +140,11 @@ describe('administration audit: an owner and a member who joined by invite link'
     await owner.page.getByRole('button', { name: 'Confirm deactivation' }).click();
     await owner.page.getByText('No users match').waitFor();
     await mia.page.getByRole('button', { name: 'Log in' }).waitFor({ timeout: 15_000 });
+    // Trying to log in again says what happened and whom to ask.
+    await mia.page.getByRole('textbox', { name: 'Email' }).fill(MIA.email);
+    await mia.page.getByRole('textbox', { name: 'Password' }).fill(MIA.password);
+    await mia.page.getByRole('button', { name: 'Log in' }).click();
+    await mia.page.getByRole('alert').filter({ hasText: 'Your account has been deactivated. Ask an administrator of the organization to reactivate it.' }).waitFor();
 
     await owner.page.getByRole('combobox', { name: 'Show' }).selectOption('deactivated');
     await owner.page.getByRole('button', { name: 'Reactivate Mia Member' }).click();
@@ -179,6 +184,40 @@ describe('administration audit: an owner and a member who joined by invite link'
     await owner.page.getByRole('checkbox', { name: 'Invitations are required to join' }).check();
     await owner.page.getByRole('listitem').filter({ hasText: 'Email and password' }).getByText('On').waitFor();
     await second.close();
+  });
+
+  test('deactivating oneself from the users list says it is one\'s own account before it is done', async () => {
+    await open(owner, '#organization/users');
+    await owner.page.getByRole('button', { name: 'Edit Olivia Owner' }).click();
+    await owner.page.getByRole('button', { name: 'Deactivate Olivia Owner' }).click();
+    const ask = owner.page.getByRole('alert').filter({ hasText: 'Deactivate your own account? You are logged out at once, and only an administrator can reactivate it.' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await owner.page.getByRole('button', { name: 'Edit Olivia Owner' }).click();
+  });
+
+  test('deactivating a group asks first (this page cannot bring it back); its deactivated members are not listed', async () => {
+    const gone = await env.server.createUser('Gus Gone');
+    const stays = await env.server.createUser('Stella Stays');
+    await env.server.ok('POST', '/api/v1/user_groups/create', { name: 'movers', description: '', members: JSON.stringify([gone.id, stays.id]) });
+    await env.server.ok('DELETE', `/api/v1/users/${gone.id}`);
+    await open(owner, '#organization/groups');
+    const row = owner.page.getByRole('listitem').filter({ hasText: '@movers' });
+    await row.getByText('1 member').waitFor();
+    await row.getByRole('button', { name: 'Edit group movers' }).click();
+    const edit = owner.page.getByRole('group', { name: 'Edit group movers' });
+    await edit.getByRole('button', { name: 'Remove Stella Stays from movers' }).waitFor();
+    assert.equal(await edit.getByText('Gus Gone').count(), 0);
+
+    await edit.getByRole('button', { name: 'Deactivate group' }).click();
+    await edit.getByRole('alert').getByText('Deactivate @movers?').waitFor();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.getByRole('button', { name: 'Deactivate group' }).click();
+    await edit.getByRole('button', { name: 'Confirm deactivation' }).click();
+    await row.waitFor({ state: 'detached' });
+    // The button went with the group: the focus stays in the overlay, on its page's title.
+    await until('the focus on the title', () => owner.page.getByRole('heading', { name: 'User groups', level: 2 }).evaluate((h) => h === document.activeElement));
   });
 
   test('nested groups offer people-sets only (no "Nobody", no "Everyone on the Internet")', async () => {
@@ -221,6 +260,24 @@ describe('administration audit: an owner and a member who joined by invite link'
     await mia.page.getByRole('combobox', { name: 'Office (required)' }).waitFor();
     await edit.getByRole('checkbox', { name: 'People can change their own value' }).uncheck();
     await until('the member to be locked out of the field', () => mia.page.getByRole('combobox', { name: 'Office (required)' }).isDisabled());
+  });
+
+  test('removing a profile field asks first, since what everyone entered in it goes too', async () => {
+    await env.server.ok('POST', '/api/v1/realm/profile_fields', { name: 'Shoe size', field_type: 1, hint: '' });
+    await open(owner, '#organization/profile-fields');
+    const row = owner.page.getByRole('listitem').filter({ hasText: 'Shoe size' });
+    await row.getByRole('button', { name: 'Remove field Shoe size' }).click();
+    const ask = row.getByRole('alert');
+    await ask.getByText('Remove Shoe size? What everyone entered in it is deleted too.').waitFor();
+    // Nothing is gone yet, and Cancel keeps it.
+    assert.ok(((await env.server.ok('GET', '/api/v1/realm/profile_fields')).custom_fields as { name: string }[]).some((f) => f.name === 'Shoe size'));
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Remove field Shoe size' }).click();
+    await row.getByRole('button', { name: 'Confirm removal' }).click();
+    await row.waitFor({ state: 'detached' });
+    await until('the focus on the title', () => owner.page.getByRole('heading', { name: 'Custom profile fields', level: 2 }).evaluate((h) => h === document.activeElement));
+    assert.ok(!((await env.server.ok('GET', '/api/v1/realm/profile_fields')).custom_fields as { name: string }[]).some((f) => f.name === 'Shoe size'));
   });
 
   test('the status emoji is chosen from the emoji picker; Escape in the picker closes only the picker', async () => {
@@ -341,6 +398,9 @@ describe('administration audit: an owner and a member who joined by invite link'
     const page = await context.newPage();
     await page.goto(`${env.url}/`);
     await page.getByRole('button', { name: 'Log in' }).waitFor();
+    // It names the organization, as the sign-up and reset pages do.
+    const realmName = (await env.server.ok('GET', '/api/v1/server_settings')).realm_name as string;
+    await page.getByRole('heading', { name: `Log in to ${realmName}` }).waitFor();
     assert.deepEqual(await axeViolations(page), []);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('button', { name: 'Send reset link' }).waitFor();

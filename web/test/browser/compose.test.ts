@@ -40,6 +40,16 @@ describe('composing and editing', { skip: skip ?? false }, () => {
 
   const article = (p: Page, text: string) => p.getByRole('article').filter({ hasText: text });
 
+  /**
+   * A message of Alice's of its own in a topic of its own, shown in her view of that topic: each
+   * test makes what it edits, so any one runs alone (`--test-name-pattern`).
+   */
+  async function aliceSaysIn(topic: string, content: string): Promise<void> {
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic, content }, aliceAccount);
+    await alice.page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/${topic}`);
+    await article(alice.page, content).waitFor();
+  }
+
   test('in direct messages compose offers no new topic, and Compose writes to the conversation', async () => {
     const page = alice.page;
     await page.evaluate((h) => (location.hash = h), `#narrow/dm/${bobAccount.id}-Bob`);
@@ -82,7 +92,8 @@ describe('composing and editing', { skip: skip ?? false }, () => {
 
   test('the edit box suggests people, streams and emoji as compose does', async () => {
     const page = alice.page;
-    const msg = article(page, 'My answer to Bob');
+    await aliceSaysIn('edit suggestions', 'An answer to suggest into');
+    const msg = article(page, 'An answer to suggest into');
     await msg.click();
     await page.keyboard.press('e');
     const edit = page.getByRole('textbox', { name: 'Edit message content' });
@@ -93,13 +104,13 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await list.getByRole('option', { name: /^Bob/ }).waitFor();
     assert.equal(await edit.getAttribute('aria-controls'), await list.getAttribute('id'));
     await edit.press('Enter');
-    await until('the mention inserted', async () => (await edit.inputValue()) === `My answer to Bob @**Bob|${bobAccount.id}** `);
+    await until('the mention inserted', async () => (await edit.inputValue()) === `An answer to suggest into @**Bob|${bobAccount.id}** `);
     // Enter picked, it did not save: the box is still open.
     assert.equal(await edit.count(), 1);
     await edit.pressSequentially('in #des');
     await list.getByRole('option', { name: /^design/ }).waitFor();
     await edit.press('Tab');
-    await until('the stream link inserted', async () => (await edit.inputValue()).startsWith(`My answer to Bob @**Bob|${bobAccount.id}** in #**design**`));
+    await until('the stream link inserted', async () => (await edit.inputValue()).startsWith(`An answer to suggest into @**Bob|${bobAccount.id}** in #**design**`));
     // A pick puts the cursor after what it inserted on the next frame: typing before that went behind it.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     // Typed at once: the emoji names load with the first `:`, and are suggested when they arrive
@@ -146,20 +157,20 @@ describe('composing and editing', { skip: skip ?? false }, () => {
 
   test('with "Enter sends" off, Enter in the edit box makes a new line and Ctrl+Enter saves, as in compose', async () => {
     const page = alice.page;
-    await page.evaluate((h) => (location.hash = h), `#narrow/channel/${generalId}-general/topic/plans`);
+    await aliceSaysIn('enter sends off', 'One line to begin with');
     await page.getByRole('button', { name: 'Compose', exact: true }).click();
     const enterSends = page.getByRole('checkbox', { name: 'Enter sends' });
     await enterSends.uncheck();
     await page.getByRole('button', { name: 'Close compose' }).click();
     try {
-      await article(page, 'My answer to Bob').click();
+      await article(page, 'One line to begin with').click();
       await page.keyboard.press('e');
       const edit = page.getByRole('textbox', { name: 'Edit message content' });
       await edit.waitFor();
       await edit.press('End');
       await edit.press('Enter');
       await edit.pressSequentially('and a second line');
-      assert.equal(await edit.inputValue(), 'My answer to Bob\nand a second line', 'Enter saved the edit');
+      assert.equal(await edit.inputValue(), 'One line to begin with\nand a second line', 'Enter saved the edit');
       await edit.press('Control+Enter');
       await edit.waitFor({ state: 'detached' });
       await article(page, 'and a second line').waitFor();
@@ -172,7 +183,8 @@ describe('composing and editing', { skip: skip ?? false }, () => {
 
   test('Enter on the edit box\'s Cancel cancels the edit', async () => {
     const page = alice.page;
-    await article(page, 'and a second line').click();
+    await aliceSaysIn('cancelled edits', 'Kept as it was');
+    await article(page, 'Kept as it was').click();
     await page.keyboard.press('e');
     const edit = page.getByRole('textbox', { name: 'Edit message content' });
     await edit.waitFor();
@@ -180,7 +192,7 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Cancel' }).focus();
     await page.keyboard.press('Enter');
     await edit.waitFor({ state: 'detached' });
-    await article(page, 'and a second line').waitFor();
+    await article(page, 'Kept as it was').waitFor();
     assert.equal(await article(page, 'Not to be saved').count(), 0);
   });
 

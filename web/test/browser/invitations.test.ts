@@ -5,7 +5,7 @@
 // a refused address shows the server's message; axe-core finds no serious or critical violation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, newContext, setUp, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, newContext, setUp, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
@@ -82,6 +82,8 @@ describe('invitations', { skip: skip ?? false }, () => {
 
     await pending().getByRole('button', { name: 'Revoke invitation to emil@example.com' }).click();
     await pending().getByRole('listitem').filter({ hasText: 'emil@example.com' }).waitFor({ state: 'detached' });
+    // The button went with the invitation when the list was fetched again: the focus stays in the overlay.
+    await until('the focus on the title', () => page.getByRole('heading', { name: 'Invitations', level: 2 }).evaluate((h) => h === document.activeElement));
     await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).getByRole('button', { name: /^Revoke/ }).click();
     await pending().getByRole('listitem').filter({ hasText: 'Reusable link' }).waitFor({ state: 'detached' });
     // Dora's invitations (the partial first send invited her, the second again) stay pending.
@@ -125,6 +127,28 @@ describe('invitations', { skip: skip ?? false }, () => {
     } finally {
       await env.server.ok('PATCH', '/api/v1/realm', { invite_to_realm_policy: 1 });
       await bob.context.close();
+    }
+  });
+
+  test("someone new, with no conversations of their own, is led from the empty home view to their streams' history", async () => {
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'welcome', content: 'Said before Finn joined' });
+    const { invite_link: link } = await env.server.ok('POST', '/api/v1/invites/multiuse', { stream_ids: '[]', invite_expires_in_minutes: 30, include_realm_default_subscriptions: true });
+    const context = await newContext(env);
+    try {
+      const page = await context.newPage();
+      await page.goto(env.url + new URL(link as string).pathname);
+      await page.getByRole('textbox', { name: 'Email' }).fill('finn@example.com');
+      await page.getByRole('textbox', { name: 'Full name' }).fill('Finn Newcomer');
+      await page.getByLabel('Password').fill('a long enough password 1');
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.evaluate(() => (location.hash = '#recent'));
+      await page.getByText('No conversations yet.').waitFor();
+      if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/newcomer-empty-home.png` });
+      await page.getByRole('navigation', { name: 'Your streams' }).getByRole('link', { name: '#general' }).click();
+      await page.getByRole('article').filter({ hasText: 'Said before Finn joined' }).waitFor();
+    } finally {
+      await context.close();
     }
   });
 

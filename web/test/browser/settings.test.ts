@@ -135,8 +135,28 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByRole('link', { name: 'Organization settings' }).click();
     await ada.page.getByRole('checkbox', { name: 'Prevent people from changing their names' }).check();
     await until('the name box to lock', () => bobName.isDisabled());
+    // The lock holds members back, not administrators (the server lets them): Ada's box stays open.
+    await open(ada, '#settings/profile');
+    const adaName = ada.page.getByRole('textbox', { name: 'Full name' });
+    await adaName.waitFor();
+    assert.equal(await adaName.isDisabled(), false);
+    assert.equal(await ada.page.getByText('The organization does not allow changing names.').count(), 0);
+    await open(ada, '#organization/settings');
     await ada.page.getByRole('checkbox', { name: 'Prevent people from changing their names' }).uncheck();
     await until('the name box to unlock', async () => !(await bobName.isDisabled()));
+  });
+
+  test('a time limit set to a value the menu does not offer shows in words, live', async () => {
+    await open(ada, '#organization/settings');
+    const limit = ada.page.getByRole('combobox', { name: 'Time limit for editing messages' });
+    const shown = () => limit.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
+    try {
+      await env.server.ok('PATCH', '/api/v1/realm', { message_content_edit_limit_seconds: 3 * 86400 });
+      await until('the limit in words', async () => (await shown()) === '3 days');
+    } finally {
+      await env.server.ok('PATCH', '/api/v1/realm', { message_content_edit_limit_seconds: 600 });
+    }
+    await until('the usual limit back', async () => (await shown()) === '10 minutes');
   });
 
   test("a member's display settings follow in their second tab", async () => {
@@ -197,7 +217,10 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByLabel('Emoji image').setInputFiles({ name: 'parrot.png', mimeType: 'image/png', buffer: png });
     await ada.page.getByRole('img', { name: 'Preview of :parrot:' }).waitFor();
     await ada.page.getByRole('button', { name: 'Add emoji' }).click();
-    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).click();
+    await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor({ state: 'detached' });
+    // Its button went with it: the focus stays in the overlay, on the page's title.
+    await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Custom emoji', level: 2 }).evaluate((h) => h === document.activeElement));
 
     await open(ada, '#organization/linkifiers');
     await ada.page.getByRole('textbox', { name: 'Pattern', exact: true }).fill('#(?P<id>[0-9]+)');
@@ -225,6 +248,9 @@ describe('settings and administration', { skip: skip ?? false }, () => {
       ((await env.server.ok('GET', '/api/v1/realm/linkifiers')).linkifiers as { pattern: string; url_template: string }[]).map((l) => [l.pattern, l.url_template]),
       [['PR-(?P<id>[0-9]+)', 'https://example.com/pulls/{id}']],
     );
+    await ada.page.getByRole('button', { name: 'Remove linkifier PR-(?P<id>[0-9]+)' }).click();
+    await ada.page.getByText('No linkifiers yet.').waitFor();
+    await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Linkifiers', level: 2 }).evaluate((h) => h === document.activeElement));
   });
 
   test("the sidebar's stream names look the same after Your streams was open", async () => {

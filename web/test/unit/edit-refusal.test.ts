@@ -1,7 +1,7 @@
 // Why a message cannot be edited, as the `e` key says it (it did nothing before).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canEdit, editRefusal, ROLE } from '../../store/permissions.ts';
+import { canEdit, canMoveTopic, editRefusal, ROLE } from '../../store/permissions.ts';
 import { ALICE, streamMessage } from './fixtures.ts';
 
 const m = streamMessage(1);
@@ -25,4 +25,13 @@ test('editing turned off, and polls and todo lists, are said as such', () => {
   assert.equal(editRefusal(m, rules({ allow_message_editing: false })), 'Editing messages is turned off in this organization.');
   const poll = streamMessage(2, { submessages: [{ msg_type: 'widget', content: '{}', sender_id: ALICE, message_id: 2, id: 1 }] } as never);
   assert.equal(editRefusal(poll, rules({}, poll.timestamp + 1)), 'A poll or a todo list cannot be edited.');
+});
+
+test('"Any time" (a null limit, as the organization settings save it) lets an old message be edited and its topic moved', () => {
+  const old = m.timestamp + 30 * 86400;
+  assert.equal(editRefusal(m, rules({ message_content_edit_limit_seconds: null }, old)), null);
+  assert.equal(canMoveTopic(m, rules({ move_messages_within_stream_limit_seconds: null }, old)), true);
+  // Without the setting at all the defaults hold (10 minutes, a week).
+  assert.notEqual(editRefusal(m, rules({}, old)), null);
+  assert.equal(canMoveTopic(m, rules({}, old)), false);
 });

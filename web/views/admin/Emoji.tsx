@@ -2,7 +2,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, IMAGE_TYPES, Section, useObjectUrl, useSave } from '../settings/fields.tsx';
+import { ErrorText, focusPageAfterRemoval, IMAGE_TYPES, Section, useObjectUrl, useSave } from '../settings/fields.tsx';
 
 export function EmojiSection() {
   const save = useSave();
@@ -20,7 +20,7 @@ export function EmojiSection() {
               <img src={e.source_url} alt="" width={24} height={24} />
               <span class="grow">:{e.name}:</span>
               <span class="setting-hint">{e.author_id ? store.users.name(e.author_id) : ''}</span>
-              <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeEmoji(e.name))}>
+              <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeEmoji(e.name)).then((ok) => ok && focusPageAfterRemoval())}>
                 Remove <span class="sr-only">emoji {e.name}</span>
               </button>
             </li>

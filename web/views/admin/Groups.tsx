@@ -2,7 +2,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, TextSetting, useSave } from '../settings/fields.tsx';
+import { ErrorText, Section, TextSetting, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
 import type { UserGroup } from '../../store/settings-admin.ts';
 
 /** System groups (`role:members`, ...) have names the reference shows in words. */
@@ -76,6 +76,8 @@ function CreateGroup() {
 
 function EditGroup({ group: g }: { group: UserGroup }) {
   const save = useSave();
+  // This page cannot bring a deactivated group back: asked once more first.
+  const [confirm, setConfirm] = useState(false);
   const memberId = useId();
   const subId = useId();
   const all = store.admin.groups.value;
@@ -146,11 +148,23 @@ function EditGroup({ group: g }: { group: UserGroup }) {
           </option>
         ))}
       </select>
-      <div class="setting-line">
-        <button type="button" class="danger-outline" disabled={save.busy} onClick={() => void save.run(() => settingsApi().deactivateGroup(g.id))}>
-          Deactivate group
-        </button>
-      </div>
+      {confirm ? (
+        <div class="setting-line" role="alert">
+          <span>Deactivate @{g.name}? It can no longer be mentioned or given permissions.</span>
+          <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().deactivateGroup(g.id)).then((ok) => ok && focusPageAfterRemoval())}>
+            Confirm deactivation
+          </button>
+          <button type="button" onClick={() => setConfirm(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div class="setting-line">
+          <button type="button" class="danger-outline" onClick={() => setConfirm(true)}>
+            Deactivate group
+          </button>
+        </div>
+      )}
       <ErrorText id={`group-${g.id}-e`} error={save.error} />
     </div>
   );

@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, useSave } from '../settings/fields.tsx';
+import { ErrorText, focusPageAfterRemoval, Section, useSave } from '../settings/fields.tsx';
 import { ApiError } from '../../api/http.ts';
 import type { Invite, InviteParams } from '../../api/settings.ts';
 import { mayInviteAs, ROLE, ROLE_LABELS } from '../../store/permissions.ts';
@@ -250,7 +250,7 @@ function InviteRow({ inv }: { inv: Invite }) {
             Resend <span class="sr-only">invitation to {what}</span>
           </button>
         )}
-        <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().revokeInvite(inv))}>
+        <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().revokeInvite(inv)).then((ok) => ok && focusPageAfterRemoval())}>
           Revoke <span class="sr-only">{inv.is_multiuse ? `reusable link ${inv.id}` : `invitation to ${what}`}</span>
         </button>
       </div>

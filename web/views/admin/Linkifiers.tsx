@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, useSave } from '../settings/fields.tsx';
+import { ErrorText, focusPageAfterRemoval, Section, useSave } from '../settings/fields.tsx';
 import type { Linkifier } from '../../store/settings-admin.ts';
 
 /**
@@ -46,7 +46,7 @@ export function LinkifiersSection() {
                 <button type="button" aria-expanded={open === l.id} onClick={() => setOpen(open === l.id ? null : l.id)}>
                   Edit <span class="sr-only">linkifier {l.pattern}</span>
                 </button>
-                <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeLinkifier(l.id))}>
+                <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeLinkifier(l.id)).then((ok) => ok && focusPageAfterRemoval())}>
                   Remove <span class="sr-only">linkifier {l.pattern}</span>
                 </button>
               </div>

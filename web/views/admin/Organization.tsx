@@ -5,6 +5,7 @@ import { ImageSetting, RealmSelect, RealmToggle, Section, TextSetting, type Opti
 import { RealmIcon } from '../Header.tsx';
 import { LANGUAGES } from '../settings/Preferences.tsx';
 import { isOwner } from '../settings/route.ts';
+import { limitText } from '../../store/permissions.ts';
 import { JoiningSettings } from './Joining.tsx';
 
 const opts = (...pairs: [string | number, string][]): Option[] => pairs.map(([value, label]) => ({ value, label }));
@@ -19,6 +20,12 @@ const NOBODY: [number, string] = [6, 'Nobody'];
 const BASIC = [ADMINS, MODS, FULL, MEMBERS];
 
 const TIME_LIMITS = opts(['unlimited', 'Any time'], [120, '2 minutes'], [600, '10 minutes'], [3600, '1 hour'], [86400, '1 day'], [604800, '1 week']);
+
+/** The usual limits, and the organization's own when it is another (set through the API): in words, not seconds. */
+function timeLimits(prop: string): Option[] {
+  const v = store.settings.realm.value[prop];
+  return typeof v === 'number' && !TIME_LIMITS.some((o) => o.value === v) ? [...TIME_LIMITS, { value: v, label: limitText(v) }] : TIME_LIMITS;
+}
 
 export function OrganizationProfile() {
   const realm = store.settings.realm.value;
@@ -53,12 +60,12 @@ export function OrganizationSettings() {
       <JoiningSettings inviteOptions={opts(...BASIC, NOBODY)} />
       <Section title="Messages">
         <RealmToggle prop="allow_message_editing" label="Allow editing messages" />
-        <RealmSelect prop="message_content_edit_limit_seconds" label="Time limit for editing messages" options={TIME_LIMITS} disabled={realm.allow_message_editing === false} />
+        <RealmSelect prop="message_content_edit_limit_seconds" label="Time limit for editing messages" options={timeLimits('message_content_edit_limit_seconds')} disabled={realm.allow_message_editing === false} />
         <RealmSelect prop="edit_topic_policy" label="Who can move messages to another topic" options={opts(...BASIC, EVERYONE)} />
-        <RealmSelect prop="move_messages_within_stream_limit_seconds" label="Time limit for moving messages between topics" options={TIME_LIMITS} />
+        <RealmSelect prop="move_messages_within_stream_limit_seconds" label="Time limit for moving messages between topics" options={timeLimits('move_messages_within_stream_limit_seconds')} />
         <RealmSelect prop="move_messages_between_streams_policy" label="Who can move messages to another stream" options={opts(...BASIC, NOBODY)} />
         <RealmSelect prop="delete_own_message_policy" label="Who can delete their own messages" options={opts(...BASIC, EVERYONE)} />
-        <RealmSelect prop="message_content_delete_limit_seconds" label="Time limit for deleting messages" options={TIME_LIMITS} />
+        <RealmSelect prop="message_content_delete_limit_seconds" label="Time limit for deleting messages" options={timeLimits('message_content_delete_limit_seconds')} />
         <RealmToggle prop="allow_edit_history" label="Show the edit history of messages" />
         <RealmToggle prop="mandatory_topics" label="Messages to streams need a topic" />
         <RealmSelect prop="wildcard_mention_policy" label="Who can use @all and @everyone" options={opts([1, 'Everyone'], [2, 'Members'], [3, 'Full members'], [5, 'Administrators'], [7, 'Moderators and administrators'], [6, 'Nobody'])} />

@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
+import { ErrorText, Section, TextSetting, Toggle, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
 import { FIELD_TYPES } from '../settings/Profile.tsx';
 import { fieldChoices, type ProfileField } from '../../store/settings-admin.ts';
 
@@ -12,6 +12,8 @@ const typeName = (t: number): string => FIELD_TYPES.find(([v]) => v === t)?.[1] 
 export function ProfileFieldsSection() {
   const save = useSave();
   const [open, setOpen] = useState<number | null>(null);
+  // Removing a field deletes what everyone entered in it: asked once more first.
+  const [confirm, setConfirm] = useState<number | null>(null);
   const fields = store.admin.profileFields.value;
   function move(i: number, by: number) {
     const order = fields.map((f) => f.id);
@@ -40,10 +42,21 @@ export function ProfileFieldsSection() {
                 <button type="button" aria-expanded={open === f.id} onClick={() => setOpen(open === f.id ? null : f.id)}>
                   Edit <span class="sr-only">field {f.name}</span>
                 </button>
-                <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeProfileField(f.id))}>
+                <button type="button" disabled={save.busy} aria-expanded={confirm === f.id} onClick={() => setConfirm(confirm === f.id ? null : f.id)}>
                   Remove <span class="sr-only">field {f.name}</span>
                 </button>
               </div>
+              {confirm === f.id && (
+                <div class="setting-line" role="alert">
+                  <span>Remove {f.name}? What everyone entered in it is deleted too.</span>
+                  <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeProfileField(f.id)).then((ok) => ok && (setConfirm(null), focusPageAfterRemoval()))}>
+                    Confirm removal
+                  </button>
+                  <button type="button" onClick={() => setConfirm(null)}>
+                    Cancel
+                  </button>
+                </div>
+              )}
               {open === f.id && <EditField field={f} />}
             </li>
           ))}

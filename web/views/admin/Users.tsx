@@ -128,7 +128,7 @@ function EditUser({ user: u }: { user: User }) {
       <Select label={`Role of ${u.full_name}`} value={u.role} options={roles.map(([value, label]) => ({ value, label }))} disabled={u.role === ROLE.OWNER && !owner} onSave={(v) => settingsApi().updateUser(u.user_id, { role: v })} />
       {confirm ? (
         <div class="setting-line" role="alert">
-          <span>Deactivate {u.full_name}? They are logged out at once.</span>
+          <span>{u.user_id === store.me ? 'Deactivate your own account? You are logged out at once, and only an administrator can reactivate it.' : `Deactivate ${u.full_name}? They are logged out at once.`}</span>
           <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().deactivateUser(u.user_id))}>
             Confirm deactivation
           </button>

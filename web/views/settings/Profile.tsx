@@ -23,7 +23,8 @@ export const FIELD_TYPES: [number, string][] = [
 export function ProfileSection() {
   const me = store.me;
   const user = store.users.get(me);
-  const nameLocked = store.settings.realm.value.name_changes_disabled === true;
+  // Both locks hold members back; administrators may still change theirs (as the server decides).
+  const nameLocked = store.settings.realm.value.name_changes_disabled === true && !isAdmin();
   const avatarLocked = store.settings.realm.value.avatar_changes_disabled === true && !isAdmin();
   const fields = store.admin.profileFields.value;
   return (

@@ -8,6 +8,30 @@ import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
 
 /** Runs a save and keeps its error (the server's `msg`) for the control to show. */
+/**
+ * After something is removed from a settings page, its focused button goes with it (at once, or
+ * when the list's event or refetch arrives): the focus then goes to the page's title, so the
+ * keys stay in the overlay.
+ */
+export function focusPageAfterRemoval(): void {
+  const was = document.activeElement;
+  const settle = () => {
+    const active = document.activeElement;
+    if (!active || active === document.body) document.getElementById('settings-page-title')?.focus();
+  };
+  if (!was || was === document.body || !was.isConnected) {
+    requestAnimationFrame(settle);
+    return;
+  }
+  const watch = new MutationObserver(() => {
+    if (was.isConnected) return;
+    watch.disconnect();
+    settle();
+  });
+  watch.observe(document.body, { childList: true, subtree: true });
+  setTimeout(() => watch.disconnect(), 5000);
+}
+
 export function useSave(): { error: string; busy: boolean; done: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
