@@ -7,7 +7,6 @@ import { errorText } from '../state.ts';
 import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
 
-/** Runs a save and keeps its error (the server's `msg`) for the control to show. */
 /**
  * After something is removed from a settings page, its focused button goes with it (at once, or
  * when the list's event or refetch arrives): the focus then goes to the page's title, so the
@@ -32,6 +31,7 @@ export function focusPageAfterRemoval(): void {
   setTimeout(() => watch.disconnect(), 5000);
 }
 
+/** Runs a save and keeps its error (the server's `msg`) for the control to show. */
 export function useSave(): { error: string; busy: boolean; done: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
