@@ -2,7 +2,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, TextSetting, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, Section, TextSetting, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
 import type { UserGroup } from '../../store/settings-admin.ts';
 
 /** System groups (`role:members`, ...) have names the reference shows in words. */
@@ -149,15 +149,13 @@ function EditGroup({ group: g }: { group: UserGroup }) {
         ))}
       </select>
       {confirm ? (
-        <div class="setting-line" role="alert">
-          <span>Deactivate @{g.name}? It can no longer be mentioned or given permissions.</span>
-          <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().deactivateGroup(g.id)).then((ok) => ok && focusPageAfterRemoval())}>
-            Confirm deactivation
-          </button>
-          <button type="button" onClick={() => setConfirm(false)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmLine
+          question={`Deactivate @${g.name}? It can no longer be mentioned or given permissions.`}
+          confirm="Confirm deactivation"
+          busy={save.busy}
+          onConfirm={() => void save.run(() => settingsApi().deactivateGroup(g.id)).then((ok) => ok && focusPageAfterRemoval())}
+          onCancel={() => setConfirm(false)}
+        />
       ) : (
         <div class="setting-line">
           <button type="button" class="danger-outline" onClick={() => setConfirm(true)}>

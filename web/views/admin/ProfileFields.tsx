@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Section, TextSetting, Toggle, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, Section, TextSetting, Toggle, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
 import { FIELD_TYPES } from '../settings/Profile.tsx';
 import { fieldChoices, type ProfileField } from '../../store/settings-admin.ts';
 
@@ -47,15 +47,13 @@ export function ProfileFieldsSection() {
                 </button>
               </div>
               {confirm === f.id && (
-                <div class="setting-line" role="alert">
-                  <span>Remove {f.name}? What everyone entered in it is deleted too.</span>
-                  <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeProfileField(f.id)).then((ok) => ok && (setConfirm(null), focusPageAfterRemoval()))}>
-                    Confirm removal
-                  </button>
-                  <button type="button" onClick={() => setConfirm(null)}>
-                    Cancel
-                  </button>
-                </div>
+                <ConfirmLine
+                  question={`Remove ${f.name}? What everyone entered in it is deleted too.`}
+                  confirm="Confirm removal"
+                  busy={save.busy}
+                  onConfirm={() => void save.run(() => settingsApi().removeProfileField(f.id)).then((ok) => ok && (setConfirm(null), focusPageAfterRemoval()))}
+                  onCancel={() => setConfirm(null)}
+                />
               )}
               {open === f.id && <EditField field={f} />}
             </li>

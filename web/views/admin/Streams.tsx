@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, PersonSelect, Section, Select, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, PersonSelect, Section, Select, TextSetting, Toggle, useSave } from '../settings/fields.tsx';
 import { hashFor } from '../nav.ts';
 
 const POST_POLICIES: [number, string][] = [
@@ -161,15 +161,13 @@ function EditStream({ stream: s, isDefault }: { stream: StreamRow; isDefault: bo
       <Toggle label="Default stream for new members" value={isDefault} onSave={(v) => settingsApi().setDefaultStream(s.stream_id, v)} />
       <Subscribers stream={s} />
       {confirm ? (
-        <div class="setting-line" role="alert">
-          <span>Archive #{s.name}? Nobody can send to it any more.</span>
-          <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().archiveStream(s.stream_id))}>
-            Confirm archiving
-          </button>
-          <button type="button" onClick={() => setConfirm(false)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmLine
+          question={`Archive #${s.name}? Nobody can send to it any more.`}
+          confirm="Confirm archiving"
+          busy={save.busy}
+          onConfirm={() => void save.run(() => settingsApi().archiveStream(s.stream_id))}
+          onCancel={() => setConfirm(false)}
+        />
       ) : (
         <button type="button" class="danger-outline" onClick={() => setConfirm(true)}>
           Archive stream

@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, Select, TextSetting, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, Select, TextSetting, useSave } from '../settings/fields.tsx';
 import { isOwner } from '../settings/route.ts';
 import type { User } from '../../store/types.ts';
 import { ROLE, ROLE_LABELS as ROLES } from '../../store/permissions.ts';
@@ -127,15 +127,13 @@ function EditUser({ user: u }: { user: User }) {
       <TextSetting label={`Name of ${u.full_name}`} value={u.full_name} onSave={(v) => settingsApi().updateUser(u.user_id, { full_name: v })} />
       <Select label={`Role of ${u.full_name}`} value={u.role} options={roles.map(([value, label]) => ({ value, label }))} disabled={u.role === ROLE.OWNER && !owner} onSave={(v) => settingsApi().updateUser(u.user_id, { role: v })} />
       {confirm ? (
-        <div class="setting-line" role="alert">
-          <span>{u.user_id === store.me ? 'Deactivate your own account? You are logged out at once, and only an administrator can reactivate it.' : `Deactivate ${u.full_name}? They are logged out at once.`}</span>
-          <button type="button" class="danger" disabled={save.busy} onClick={() => void save.run(() => settingsApi().deactivateUser(u.user_id))}>
-            Confirm deactivation
-          </button>
-          <button type="button" onClick={() => setConfirm(false)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmLine
+          question={u.user_id === store.me ? 'Deactivate your own account? You are logged out at once, and only an administrator can reactivate it.' : `Deactivate ${u.full_name}? They are logged out at once.`}
+          confirm="Confirm deactivation"
+          busy={save.busy}
+          onConfirm={() => void save.run(() => settingsApi().deactivateUser(u.user_id))}
+          onCancel={() => setConfirm(false)}
+        />
       ) : (
         <button type="button" class="danger-outline" onClick={() => setConfirm(true)}>
           Deactivate {u.full_name}

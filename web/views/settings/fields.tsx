@@ -31,6 +31,24 @@ export function focusPageAfterRemoval(): void {
   setTimeout(() => watch.disconnect(), 5000);
 }
 
+/**
+ * The line that asks before something that cannot be undone (archiving, deactivating, removing):
+ * what it does, the button that does it, and Cancel.
+ */
+export function ConfirmLine(props: { question: ComponentChildren; confirm: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <div class="setting-line" role="alert">
+      <span>{props.question}</span>
+      <button type="button" class="danger" disabled={props.busy} onClick={props.onConfirm}>
+        {props.confirm}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 /** Runs a save and keeps its error (the server's `msg`) for the control to show. */
 export function useSave(): { error: string; busy: boolean; done: boolean; run: (fn: () => Promise<unknown>) => Promise<boolean>; clear: () => void } {
   const [error, setError] = useState('');
