@@ -2,6 +2,7 @@
 // list is in the DOM (so 100,000 loaded messages stay smooth), moved as the person scrolls;
 // when rows are added or dropped above, the scroll position is kept on a visible message.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { effect } from '@preact/signals';
 import { client, store } from './context.ts';
 import { selectedId, selectWhenShown, showToast, errorText } from './state.ts';
 import { currentNarrow, narrowTitle, unknownStreamName } from './nav.ts';
@@ -12,6 +13,7 @@ import type { MessageList } from '../store/messages.ts';
 import type { Narrow } from '../store/types.ts';
 import { marksReadOnScroll } from '../lib/display.ts';
 import { emptyNarrowText } from '../lib/narrow.ts';
+import { NetworkError } from '../api/http.ts';
 
 const MAX_ROWS = 240;
 const STEP = 80;
@@ -33,18 +35,34 @@ export function MessageView() {
   const narrow = currentNarrow();
   const key = JSON.stringify(narrow);
   const list = useMemo(() => store.messages.list(narrow), [key]);
-  const [loadError, setLoadError] = useState('');
+  const [loadError, setLoadError] = useState<{ text: string; retry: boolean } | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const unknown = unknownStreamName(narrow);
   useEffect(() => {
     client.current = list;
     client.keptUnread.clear();
-    setLoadError('');
+    setLoadError(null);
     // Nothing to ask the server for a stream the app does not know; it loads if the stream comes.
     if (unknown !== null) return;
     // A list refetches when opened if it may have missed messages (live search results).
     const load = list.loaded ? (list.foundNewest ? Promise.resolve() : client.catchUp(list)) : client.loadInitial(list);
-    load.catch((e) => setLoadError(errorText(e)));
-  }, [list, unknown === null]);
+    load.catch((e) =>
+      setLoadError(e instanceof NetworkError ? { text: 'the server cannot be reached; trying again…', retry: true } : { text: errorText(e), retry: false }),
+    );
+  }, [list, unknown === null, attempt]);
+  // A load the network failed is tried again a moment after the connection is (or is back) up.
+  useEffect(() => {
+    if (!loadError?.retry) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = effect(() => {
+      clearTimeout(timer);
+      if (client.status.value === 'connected') timer = setTimeout(() => setAttempt((a) => a + 1), 2000);
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, [loadError]);
   // An unknown stream by the name its link gave (its ID said nothing).
   const title = narrowTitle(unknown === null ? narrow : narrow.map((t) => (t.operator === 'stream' ? { ...t, operand: unknown } : t)));
   return (
@@ -58,7 +76,7 @@ export function MessageView() {
         <UnknownStream name={unknown} />
       ) : loadError ? (
         <p class="empty-list" role="alert">
-          Could not load messages: {loadError}
+          Could not load messages: {loadError.text}
         </p>
       ) : (
         <ListBody key={list.key} list={list} search={narrow.some((t) => t.operator === 'search')} conversation={isConversation(narrow)} />

@@ -478,6 +478,7 @@ describe('the web client', { skip: skip ?? false }, () => {
 
   test('a lost connection shows the reconnecting banner and recovers by itself', async (t) => {
     const { bob } = await people(t, { bob: '#feed' });
+    await bob.page.getByRole('main').getByRole('article').first().waitFor();
     const port = env.relay.target;
     env.relay.target = 1; // nothing listens there: requests fail until it points back
     env.relay.cut();
@@ -486,6 +487,23 @@ describe('the web client', { skip: skip ?? false }, () => {
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Connection is back' }, aliceAccount);
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Connection is back' }).waitFor({ timeout: 30_000 });
     await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
+  });
+
+  test('messages the network failed to load come once it answers again, with no reload', async (t) => {
+    const context = await newContext(env);
+    const page = await context.newPage();
+    t.after(() => context.close());
+    // The first page of the feed fails as a dropped connection would; the rest of the app is reachable.
+    let failed = 0;
+    await page.route(/\/json\/messages\?/, (route) => (failed++ === 0 ? route.abort('connectionfailed') : route.fallback()));
+    await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Loaded on the second try' }, aliceAccount);
+    await page.goto(`${env.url}/#feed`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(bobAccount.email);
+    await page.getByRole('textbox', { name: 'Password' }).fill(pw('Bob'));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Could not load messages: the server cannot be reached; trying again…' }).waitFor();
+    await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Loaded on the second try' }).waitFor({ timeout: 15_000 });
+    assert.equal(await page.getByRole('alert').filter({ hasText: 'Could not load messages' }).count(), 0);
   });
 
   test('scrolling up loads older history without moving what is on screen', async (t) => {
