@@ -48,7 +48,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     await page.getByRole('textbox', { name: 'Full name' }).fill('Mia Member');
     await page.getByLabel('Password').fill(MIA.password);
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await page.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
     mia = { context, page };
     const users = (await env.server.ok('GET', '/api/v1/users')).members as { user_id: number; email: string }[];
     miaId = users.find((u) => u.email === MIA.email)!.user_id;
@@ -85,7 +85,7 @@ describe('administration audit: an owner and a member who joined by invite link'
 
     await name.fill('lunch');
     await create.click();
-    await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^lunch/ }).waitFor();
+    await mia.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^lunch/ }).waitFor();
     const list = mia.page.getByRole('list', { name: 'All streams' });
     await list.getByRole('button', { name: 'Unsubscribe from lunch' }).click();
     await list.getByRole('button', { name: 'Subscribe to lunch' }).click();
@@ -102,7 +102,7 @@ describe('administration audit: an owner and a member who joined by invite link'
   test('editing turned off by the owner leaves the member without "Edit message", live', async () => {
     await mia.page.evaluate(() => (location.hash = '#feed'));
     await mia.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
-    await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await mia.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ }).click();
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'audit', content: 'the owner speaks' });
     // Mia's own message, sent with her key through the API (the composer is not what is audited).
     await asMia('POST', '/messages', { type: 'stream', to: 'general', topic: 'audit', content: 'mia speaks' });
@@ -321,7 +321,7 @@ describe('administration audit: an owner and a member who joined by invite link'
     await owner.page.getByRole('button', { name: 'Edit stream ops' }).click();
     const edit = owner.page.getByRole('group', { name: 'Edit stream ops' });
     await edit.getByRole('combobox', { name: 'Subscribe someone' }).selectOption({ label: 'Mia Member' });
-    const side = mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^ops/ });
+    const side = mia.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^ops/ });
     await side.waitFor();
     await edit.getByRole('button', { name: 'Unsubscribe Mia Member' }).waitFor();
     // Mia leaves on her own: the owner's open subscriber list follows.
@@ -370,7 +370,7 @@ describe('administration audit: an owner and a member who joined by invite link'
   test("a stream's posting policy and required topics change the member's compose box live", async () => {
     await mia.page.evaluate(() => (location.hash = '#feed'));
     await mia.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
-    await mia.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await mia.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ }).click();
     await mia.page.getByRole('button', { name: 'New topic' }).click();
     const send = mia.page.getByRole('button', { name: 'Send', exact: true });
     await mia.page.getByRole('textbox', { name: 'Message' }).fill('hello');

@@ -61,13 +61,13 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.getByRole('textbox', { name: 'Password' }).fill('wrong');
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('alert').filter({ hasText: /incorrect/i }).waitFor();
-    assert.equal(await page.getByRole('navigation', { name: 'Streams' }).count(), 0);
+    assert.equal(await page.getByRole('navigation', { name: 'Streams', exact: true }).count(), 0);
     await context.close();
 
     const { alice } = await people(t, { alice: '#feed' });
     // Reloading keeps the session.
     await alice.page.reload();
-    await alice.page.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await alice.page.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
   });
 
   test('the main view has no serious axe violation', async (t) => {
@@ -82,10 +82,10 @@ describe('the web client', { skip: skip ?? false }, () => {
     // Bob has read everything else, and looks at another stream, so the message stays unread for him.
     await env.server.ok('POST', '/api/v1/mark_all_as_read', {}, bobAccount);
     const { alice, bob } = await people(t, { alice: '#feed', bob: '#feed' });
-    const bobNav = bob.page.getByRole('navigation', { name: 'Streams' });
+    const bobNav = bob.page.getByRole('navigation', { name: 'Streams', exact: true });
     await bobNav.getByRole('link', { name: /^design/ }).click();
     await bob.page.getByRole('heading', { name: '#design' }).waitFor();
-    const nav = alice.page.getByRole('navigation', { name: 'Streams' });
+    const nav = alice.page.getByRole('navigation', { name: 'Streams', exact: true });
     await nav.getByRole('link', { name: /^canteen/ }).click();
     await alice.page.getByRole('button', { name: 'New topic' }).click();
     await alice.page.getByRole('textbox', { name: 'Topic' }).fill('lunch');
@@ -338,7 +338,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('Just between us');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
-    const dmLink = bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ });
+    const dmLink = bob.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Alice/ });
     await dmLink.getByLabel('1 unread').waitFor();
     await dmLink.click();
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Just between us' }).waitFor();
@@ -450,13 +450,13 @@ describe('the web client', { skip: skip ?? false }, () => {
   test('an unsent message is kept as a draft and restored', async (t) => {
     const { alice } = await people(t, { alice: '#feed' });
     const page = alice.page;
-    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^design/ }).click();
+    await page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^design/ }).click();
     await page.getByRole('button', { name: 'New topic' }).click();
     await page.getByRole('textbox', { name: 'Topic' }).fill('drafts');
     await page.getByRole('textbox', { name: 'Message' }).fill('A thought for later');
     await page.getByText('Draft saved').waitFor();
     await page.reload();
-    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Drafts/ }).click();
+    await page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Drafts/ }).click();
     const draft = page.getByRole('article', { name: /Draft to #design/ });
     await draft.getByText('A thought for later').waitFor();
     await draft.getByRole('button', { name: 'Restore draft' }).click();
@@ -469,7 +469,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     await env.restart();
     // A dropped connection is announced while the server is away, then recovered.
     const sent = await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Back after the restart' }, aliceAccount);
-    await bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await bob.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ }).click();
     await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Back after the restart' }).waitFor({ timeout: 20_000 });
     assert.equal(await bob.page.getByRole('article', { name: /Alice/ }).filter({ hasText: 'Back after the restart' }).count(), 1);
     await bob.page.getByText('Reconnecting…').waitFor({ state: 'detached' });
@@ -543,8 +543,8 @@ describe('the web client', { skip: skip ?? false }, () => {
     await post(bobAccount, 'general', 'lunch', 'Soup or salad?');
     const { alice } = await people(t, { alice: '#feed' });
     const page = alice.page;
-    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
-    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^lunch/ }).click();
+    await page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ }).click();
+    await page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^lunch/ }).click();
     await page.getByRole('heading', { name: '#general > lunch' }).waitFor();
     await page.getByRole('main').getByRole('heading').click();
     await page.keyboard.press('?');
@@ -806,7 +806,7 @@ describe('the web client', { skip: skip ?? false }, () => {
 
   test('on a phone the sidebars are drawers behind named buttons', async () => {
     const phone = await logIn(env, bobAccount.email, pw('Bob'), { width: 390, height: 844 });
-    const nav = phone.page.getByRole('navigation', { name: 'Streams', includeHidden: true });
+    const nav = phone.page.getByRole('navigation', { name: 'Streams', exact: true, includeHidden: true });
     assert.equal(await nav.isVisible(), false);
     await phone.page.getByRole('button', { name: 'Open streams' }).click();
     await nav.getByRole('link', { name: /^design/ }).click();
@@ -821,7 +821,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     const topics = ['release notes for version 2.1 and its long tail', 'release notes for version 2.2 and its long tail'];
     for (const topic of topics) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic, content: 'Notes' }, aliceAccount);
     const { bob } = await people(t, { bob: '#feed' });
-    const nav = bob.page.getByRole('navigation', { name: 'Streams' });
+    const nav = bob.page.getByRole('navigation', { name: 'Streams', exact: true });
     // The stream on screen lists its recent topics.
     await nav.getByRole('link', { name: /^design/ }).click();
     for (const topic of topics) {
@@ -849,7 +849,7 @@ describe('the web client', { skip: skip ?? false }, () => {
     assert.equal(await phone.page.locator('#drawer-addressed').textContent(), '2 unread direct messages and mentions');
     assert.deepEqual(await axeViolations(phone.page), []);
     await button.click();
-    await phone.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ }).click();
+    await phone.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Alice/ }).click();
     await badge.waitFor({ state: 'detached' });
     await phone.context.close();
   });
@@ -863,7 +863,7 @@ describe('the web client', { skip: skip ?? false }, () => {
       await env.server.ok('POST', '/api/v1/messages', { type: 'direct', to: [other.id], content: 'Hello' }, dora);
     }
     const person = await logIn(env, dora.email, dora.password!, undefined, '#recent');
-    const dms = person.page.getByRole('navigation', { name: 'Streams' }).locator('ul.dms > li');
+    const dms = person.page.getByRole('navigation', { name: 'Streams', exact: true }).locator('ul.dms > li');
     await dms.filter({ hasText: 'Pen pal 11' }).waitFor();
     assert.equal(await dms.count(), 13);
     assert.match((await dms.last().textContent()) ?? '', /^Alice\s*1$/);

@@ -31,7 +31,7 @@ describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
   const inbox = (p: Page) => p.getByRole('main', { name: 'Inbox' });
   const recent = (p: Page) => p.getByRole('main', { name: 'Recent conversations' });
   const open = async (p: Page, name: 'Inbox' | 'Recent conversations') => {
-    await p.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: new RegExp(`^${name}`) }).click();
+    await p.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: new RegExp(`^${name}`) }).click();
     await p.getByRole('main', { name }).waitFor();
   };
 

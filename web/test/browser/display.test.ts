@@ -108,7 +108,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await bobButton.getByText('On a train').waitFor({ state: 'visible' });
 
     const idea1 = article(tab2, 'Logo idea 1');
-    const starred = tab2.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Starred/ });
+    const starred = tab2.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Starred/ });
     await env.server.ok('POST', '/api/v1/messages/flags', { messages: [Number(await idea1.getAttribute('data-id'))], op: 'add', flag: 'starred' }, aliceAccount);
     await starred.getByLabel('1 starred').waitFor();
     await alice.page.getByRole('checkbox', { name: 'Show counts for starred messages' }).uncheck();
@@ -139,7 +139,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await until('the second tab to have the focus', () => tab2.evaluate(() => document.hasFocus()), (v) => v);
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'logo', content: 'Unread on screen' }, bobAccount);
     await article(tab2, 'Unread on screen').waitFor();
-    const topicLink = tab2.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^logo/ });
+    const topicLink = tab2.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^logo/ });
     await topicLink.getByLabel('1 unread').waitFor();
     // The tab's count follows desktop_icon_count_display: all unread messages, or none.
     await until('the count in the title', () => tab2.title(), (t) => t.startsWith('(1) '));
@@ -227,7 +227,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     // Alice's view goes with the topic.
     await page.getByRole('heading', { name: '#design > branding' }).waitFor();
     await article(page, 'Logo idea 2').waitFor();
-    const bobNav = bob.page.getByRole('navigation', { name: 'Streams' });
+    const bobNav = bob.page.getByRole('navigation', { name: 'Streams', exact: true });
     await bob.page.goto(`${env.url}/#narrow/channel/${designId}-design`);
     await bobNav.getByRole('link', { name: /^branding/ }).click();
     await bob.page.getByRole('heading', { name: '#design > branding' }).waitFor();
@@ -246,7 +246,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'standup', content: 'Standup at ten' }, aliceAccount);
     const { stream_id } = await env.server.ok('GET', '/api/v1/get_stream_id', { stream: 'general' });
     await page.goto(`${env.url}/#narrow/channel/${stream_id}-general/topic/standup`);
-    const topicLink = page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^standup/ });
+    const topicLink = page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^standup/ });
     const msg = article(page, 'Standup at ten');
     await msg.waitFor();
     await topicLink.getByLabel('1 unread').waitFor({ state: 'detached' });
@@ -257,7 +257,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     // It stays unread while it is on screen, as the server says.
     const flags = async () => ((await env.server.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'topic', operand: 'standup' }]) }, bobAccount)).messages as { flags: string[] }[])[0]!.flags;
     await until('the server to hold it unread', flags, (f) => !f.includes('read'));
-    await page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^design/ }).click();
+    await page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^design/ }).click();
     await topicLink.getByLabel('1 unread').waitFor();
   });
 
@@ -297,7 +297,7 @@ describe('display settings, recipient pills, uploads, moving and marking unread'
     await box.fill('Pills work');
     await box.press('Enter');
     const carol = await logIn(env, carolAccount.email, carolAccount.password!);
-    await carol.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ }).click();
+    await carol.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Alice/ }).click();
     await article(carol.page, 'Pills work').waitFor();
     await carol.context.close();
   });

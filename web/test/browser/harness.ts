@@ -140,7 +140,7 @@ export async function logIn(env: Env, email: string, password: string, viewport 
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
   // On a phone the sidebar is a closed drawer: present, not visible.
-  await page.getByRole('navigation', { name: 'Streams', includeHidden: true }).waitFor({ state: 'attached' });
+  await page.getByRole('navigation', { name: 'Streams', exact: true, includeHidden: true }).waitFor({ state: 'attached' });
   return { context, page };
 }
 

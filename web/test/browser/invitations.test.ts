@@ -56,9 +56,9 @@ describe('invitations', { skip: skip ?? false }, () => {
       await newcomer.getByRole('textbox', { name: 'Full name' }).fill('Cleo Newcomer');
       await newcomer.getByLabel('Password').fill('a long enough password 1');
       await newcomer.getByRole('button', { name: 'Sign up' }).click();
-      await newcomer.getByRole('navigation', { name: 'Streams' }).waitFor();
+      await newcomer.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
       // Logged in, and in the stream the link chose.
-      await newcomer.getByRole('navigation', { name: 'Streams' }).getByText('design').waitFor();
+      await newcomer.getByRole('navigation', { name: 'Streams', exact: true }).getByText('design').waitFor();
     } finally {
       await context.close();
     }

@@ -46,7 +46,7 @@ describe('log out everywhere', { skip: skip ?? false }, () => {
 
   test('both browsers end on the login page at once: the other one as its open long-poll is answered 401', async () => {
     const other = elsewhere.page;
-    await other.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await other.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
     const cut = other.waitForResponse((r) => new URL(r.url()).pathname === '/json/events' && r.status() === 401);
     await here.page.getByRole('button', { name: 'Log out everywhere' }).click();
     await here.page.getByRole('button', { name: 'Log out of all sessions' }).click();
@@ -55,7 +55,7 @@ describe('log out everywhere', { skip: skip ?? false }, () => {
     // The other browser does nothing: its waiting poll is ended, and it shows the login page.
     await cut;
     await other.getByRole('button', { name: 'Log in' }).waitFor();
-    assert.equal(await other.getByRole('navigation', { name: 'Streams' }).count(), 0);
+    assert.equal(await other.getByRole('navigation', { name: 'Streams', exact: true }).count(), 0);
 
     // API keys are not sessions: Alice's still works.
     const me = await env.server.ok('GET', '/api/v1/users/me', {}, alice);
@@ -64,6 +64,6 @@ describe('log out everywhere', { skip: skip ?? false }, () => {
     await other.getByRole('textbox', { name: 'Email' }).fill(alice.email);
     await other.getByRole('textbox', { name: 'Password' }).fill(alice.password!);
     await other.getByRole('button', { name: 'Log in' }).click();
-    await other.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await other.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
   });
 });

@@ -32,7 +32,7 @@ describe('scheduled messages', { skip: skip ?? false }, () => {
     await env?.close();
   });
 
-  const sidebarLink = (p: Page) => p.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Scheduled messages/ });
+  const sidebarLink = (p: Page) => p.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Scheduled messages/ });
   const view = (p: Page) => p.getByRole('main', { name: 'Scheduled messages' });
 
   /** Writes `text` in #general › plans and schedules it for an hour from now, through the UI. */

@@ -73,7 +73,7 @@ describe('search', { skip: skip ?? false }, () => {
     assert.equal(await box(p.page).inputValue(), 'stream:design topic:colors ');
     await p.page.getByRole('main').getByRole('heading').click();
     assert.equal(await box(p.page).inputValue(), '');
-    await p.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^Alice/ }).click();
+    await p.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^Alice/ }).click();
     await p.page.getByRole('heading', { name: 'Direct messages with Alice' }).waitFor();
     await box(p.page).click();
     assert.equal(await box(p.page).inputValue(), `dm:${alice.email} `);
@@ -83,7 +83,7 @@ describe('search', { skip: skip ?? false }, () => {
     await results(p.page).filter({ hasText: 'Which palette' }).waitFor();
     assert.deepEqual(await found(p.page), ['Which palette do you like?']);
     // From All messages the box starts empty.
-    await p.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: 'All messages' }).click();
+    await p.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: 'All messages' }).click();
     await p.page.getByRole('heading', { name: 'All messages' }).waitFor();
     await box(p.page).click();
     assert.equal(await box(p.page).inputValue(), '');

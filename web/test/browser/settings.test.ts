@@ -84,7 +84,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     // Escape goes back to the narrow underneath.
     await bob.page.keyboard.press('Escape');
     await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
-    await bob.page.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await bob.page.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
   });
 
   test('when the owner lets members invite again, the member gets "Invite people" live, and only the Invitations page', async () => {
@@ -162,7 +162,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
   test("a member's display settings follow in their second tab", async () => {
     const second = await bob.context.newPage();
     await second.goto(env.url + '/');
-    await second.getByRole('navigation', { name: 'Streams' }).waitFor();
+    await second.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
     await open(bob, '#settings/preferences');
     await bob.page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
     await second.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
@@ -255,7 +255,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
 
   test("the sidebar's stream names look the same after Your streams was open", async () => {
     await bob.page.evaluate(() => (location.hash = '#inbox'));
-    const general = bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ });
+    const general = bob.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ });
     const weight = () => general.evaluate((el) => getComputedStyle(el).fontWeight);
     const before = await weight();
     await open(bob, '#settings/streams');
@@ -271,7 +271,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     const sub = async () => ((await env.server.ok('GET', '/api/v1/users/me/subscriptions', undefined, bobAccount)).subscriptions as { name: string; color: string; is_muted: boolean }[]).find((s) => s.name === 'general')!;
     await overlay.getByLabel('Colour of #general', { exact: true }).fill('#aa3355');
     await until('the colour saved', async () => (await sub()).color === '#aa3355');
-    const swatch = () => bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).evaluate((el) => getComputedStyle(el.querySelector('[aria-hidden=true]')!).backgroundColor);
+    const swatch = () => bob.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ }).evaluate((el) => getComputedStyle(el.querySelector('[aria-hidden=true]')!).backgroundColor);
     await until('the sidebar swatch in the new colour', async () => (await swatch()) === 'rgb(170, 51, 85)');
     const mute = overlay.getByRole('checkbox', { name: 'Mute #general', exact: true });
     await mute.check();
@@ -292,7 +292,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await bar.getByText('You are not subscribed to this stream.').waitFor();
     assert.deepEqual(await axeViolations(bob.page), []);
     await bar.getByRole('button', { name: 'Subscribe to random' }).click();
-    await bob.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^random/ }).waitFor();
+    await bob.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^random/ }).waitFor();
     await bar.getByRole('button', { name: 'Subscribe to random' }).waitFor({ state: 'detached' });
     assert.equal(await bar.getByText('You are not subscribed to this stream.').count(), 0);
   });

@@ -90,13 +90,13 @@ describe('widgets, lightbox and edit history in the web client', { skip: skip ??
   };
 
   const openTopic = async (p: Person, topic: string) => {
-    const nav = p.page.getByRole('navigation', { name: 'Streams' });
+    const nav = p.page.getByRole('navigation', { name: 'Streams', exact: true });
     await nav.getByRole('link', { name: /^general/ }).click();
     await nav.getByRole('link', { name: new RegExp(`^${topic}`) }).click();
   };
 
   test('Alice creates a poll; Bob votes and adds an option; Alice sees both live and edits the question', async () => {
-    await alice.page.getByRole('navigation', { name: 'Streams' }).getByRole('link', { name: /^general/ }).click();
+    await alice.page.getByRole('navigation', { name: 'Streams', exact: true }).getByRole('link', { name: /^general/ }).click();
     await alice.page.getByRole('button', { name: 'New topic' }).click();
     await alice.page.getByRole('textbox', { name: 'Topic' }).fill('lunch');
     await alice.page.getByRole('textbox', { name: 'Message' }).fill('/poll Where to eat?\nPizza\nSushi');
