@@ -1,8 +1,7 @@
 // Emoji names and codes for the picker, the `:` typeahead and reactions.
 //
-// The Unicode set is emoji-datasource, named exactly as the server names it
-// (src/lib/markdown/emoji-data.ts: the same overrides and rules), so every name the client sends
-// is one the server accepts. The data set is 1.3 MB of JSON (about 100 KB gzipped): it is loaded
+// The Unicode set is emoji-datasource, named by the module the server names it with
+// (src/lib/emoji-names.ts), so every name the client sends is one the server accepts. The data set is 1.3 MB of JSON (about 100 KB gzipped): it is loaded
 // with a dynamic import(), so the bundler puts it in a chunk of its own, fetched the first time
 // the picker opens or `:` is typed, never with the main view.
 //
@@ -22,12 +21,9 @@
 //   toReaction(entry) -> { emoji_name, emoji_code, reaction_type }   the API's reaction shape
 //   gridMove(index, key, count, columns) -> number | 'search' | undefined   the picker's arrow-key navigation
 import { matchRank } from './typeahead.ts';
+import { datasourceCode, namedEmoji, type DatasourceNames } from '../../src/lib/emoji-names.ts';
 
-export interface DatasourceEntry {
-  unified: string;
-  name: string | null;
-  short_names: string[];
-  category: string;
+export interface DatasourceEntry extends DatasourceNames {
   sort_order: number;
 }
 
@@ -58,25 +54,6 @@ export interface ReactionLike {
   reaction_type: string;
 }
 
-// Where the reference dialect's name differs from the data set's: the same table as the server's.
-const NAME_OVERRIDES: Record<string, string[]> = {
-  '1f642': ['smile'],
-  '1f604': ['big_smile'],
-  '1f641': ['frown'],
-  '1f4a9': ['poop', 'shit'],
-  '1f384': ['holiday_tree', 'christmas_tree'],
-  '2b06': ['up', 'arrow_up'],
-  '2797': ['division'],
-  '1f408': ['cat'],
-  '1f415': ['dog'],
-  '1f407': ['rabbit'],
-  '1f95d': ['kiwi'],
-  '1f947': ['gold', 'first_place_medal'],
-  '1f916': ['robot'],
-  '1f373': ['cooking'],
-  '1f44d': ['+1', 'thumbs_up', 'thumbsup', 'like'],
-};
-
 export const CATEGORY_ORDER = [
   'Smileys & Emotion',
   'People & Body',
@@ -93,30 +70,11 @@ export const CATEGORY_ORDER = [
 /** The reference's default "popular" set (+1, tada, smile, heart, working on it, octopus), then a few more. */
 export const POPULAR_EMOJI_CODES = ['1f44d', '1f389', '1f642', '2764', '1f6e0', '1f419', '1f602', '1f440', '2705', '1f64f', '1f525', '1f914'];
 
-function fallbackName(entry: DatasourceEntry): string | undefined {
-  if (!entry.name) return undefined;
-  return entry.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
-}
-
 export function buildUnicodeEmoji(data: readonly DatasourceEntry[]): EmojiEntry[] {
-  const claimed = new Set(Object.values(NAME_OVERRIDES).flat());
   const nameToCode = new Map<string, string>();
   const byCode = new Map<string, { names: string[]; canonical: string; entry: DatasourceEntry }>();
-  for (const entry of data) {
-    // Skin tone modifiers on their own are not emoji names in the reference dialect.
-    if (entry.category === 'Component') continue;
-    const code = entry.unified.toLowerCase().replace(/-fe0f/g, '');
-    let names = NAME_OVERRIDES[code];
-    if (!names) {
-      names = entry.short_names.map((n) => n.replace(/-/g, '_')).filter((n) => !claimed.has(n));
-      if (names.length === 0) {
-        const fb = fallbackName(entry);
-        if (fb && !claimed.has(fb)) names = [fb];
-      }
-    }
-    const canonical = names[0];
-    if (canonical === undefined) continue;
-    byCode.set(code, { names, canonical, entry });
+  for (const { code, names, entry } of namedEmoji(data)) {
+    byCode.set(code, { names, canonical: names[0]!, entry });
     for (const n of names) if (!nameToCode.has(n)) nameToCode.set(n, code);
   }
   const out: EmojiEntry[] = [];
@@ -127,7 +85,7 @@ export function buildUnicodeEmoji(data: readonly DatasourceEntry[]): EmojiEntry[
     if (name === undefined) continue;
     out.push({ emoji_name: name, emoji_code: code, reaction_type: 'unicode_emoji', aliases: valid.filter((n) => n !== name), category: entry.category });
   }
-  const order = new Map(data.map((e) => [e.unified.toLowerCase().replace(/-fe0f/g, ''), e.sort_order]));
+  const order = new Map(data.map((e) => [datasourceCode(e), e.sort_order]));
   const cat = (c: string) => (CATEGORY_ORDER.indexOf(c) + 1 || CATEGORY_ORDER.length + 1);
   return out.sort((a, b) => cat(a.category) - cat(b.category) || (order.get(a.emoji_code) ?? 0) - (order.get(b.emoji_code) ?? 0));
 }

@@ -14,6 +14,7 @@ import type { Narrow } from '../store/types.ts';
 import { marksReadOnScroll } from '../lib/display.ts';
 import { emptyNarrowText } from '../lib/narrow.ts';
 import { NetworkError } from '../api/http.ts';
+import { settingsApi } from './settings/api.ts';
 
 const MAX_ROWS = 240;
 const STEP = 80;
@@ -110,8 +111,6 @@ function SubscribeButton({ narrow }: { narrow: Narrow }) {
   async function subscribe() {
     setBusy(true);
     try {
-      // The settings pages' client, loaded when first needed as they are.
-      const { settingsApi } = await import('./settings/api.ts');
       await settingsApi().subscribe(name, [store.me]);
     } catch (e) {
       showToast(`Could not subscribe: ${errorText(e)}`, true);
