@@ -50,6 +50,19 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await article(alice.page, content).waitFor();
   }
 
+  /** Escape leaves compose, and `e` edits the selected message, whose text is `text`; Escape ends the edit. */
+  async function editsSelected(page: Page, text: string): Promise<void> {
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.press('Escape');
+    await until('compose closed', async () => (await box.count()) === 0);
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    assert.equal(await edit.inputValue(), text);
+    await edit.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+  }
+
   test('in direct messages compose offers no new topic, and Compose writes to the conversation', async () => {
     const page = alice.page;
     await page.evaluate((h) => (location.hash = h), `#narrow/dm/${bobAccount.id}-Bob`);
@@ -79,15 +92,8 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await box.fill('My answer to Bob');
     await box.press('Enter');
     await article(page, 'My answer to Bob').waitFor();
-    // Escape leaves compose; `e` edits the selected message: Alice's own, not Bob's.
-    await box.press('Escape');
-    await until('compose closed', async () => (await box.count()) === 0);
-    await page.keyboard.press('e');
-    const edit = page.getByRole('textbox', { name: 'Edit message content' });
-    await edit.waitFor();
-    assert.equal(await edit.inputValue(), 'My answer to Bob');
-    await edit.press('Escape');
-    await edit.waitFor({ state: 'detached' });
+    // Alice's own, not Bob's.
+    await editsSelected(page, 'My answer to Bob');
   });
 
   test('the edit box suggests people, streams and emoji as compose does', async () => {
@@ -280,14 +286,7 @@ describe('composing and editing', { skip: skip ?? false }, () => {
         return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
       }),
     );
-    await box.press('Escape');
-    await until('compose closed', async () => (await box.count()) === 0);
-    await page.keyboard.press('e');
-    const edit = page.getByRole('textbox', { name: 'Edit message content' });
-    await edit.waitFor();
-    assert.equal(await edit.inputValue(), 'Back to the present');
-    await edit.press('Escape');
-    await edit.waitFor({ state: 'detached' });
+    await editsSelected(page, 'Back to the present');
   });
   test("on a phone the edit box's suggestions leave its Save and Cancel buttons uncovered, and show whole", async () => {
     for (const content of ['Phone edit one', 'Phone edit two', 'Phone edit three']) await env.server.ok('POST', '/api/v1/messages', { type: 'stream', to: 'design', topic: 'phone edits', content }, aliceAccount);
