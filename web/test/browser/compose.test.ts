@@ -63,6 +63,20 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     await edit.waitFor({ state: 'detached' });
   }
 
+  /** Edits the message with `text` (a click, then `e`) and types ` @` at its end: five suggestions or more show. */
+  async function mentionInEdit(page: Page, text: string) {
+    await article(page, text).click();
+    await page.keyboard.press('e');
+    const edit = page.getByRole('textbox', { name: 'Edit message content' });
+    await edit.waitFor();
+    await edit.press('End');
+    await edit.pressSequentially(' @');
+    const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
+    await options.first().waitFor();
+    assert.ok((await options.count()) >= 5);
+    return { edit, options };
+  }
+
   test('in direct messages compose offers no new topic, and Compose writes to the conversation', async () => {
     const page = alice.page;
     await page.evaluate((h) => (location.hash = h), `#narrow/dm/${bobAccount.id}-Bob`);
@@ -135,17 +149,8 @@ describe('composing and editing', { skip: skip ?? false }, () => {
   test("the edit box's suggestions show whole for the first message of a view", async () => {
     const page = alice.page;
     await page.evaluate((h) => (location.hash = h), `#narrow/channel/${designId}-design`);
-    const msg = article(page, 'A long topic indeed');
-    await msg.click();
-    await page.keyboard.press('e');
-    const edit = page.getByRole('textbox', { name: 'Edit message content' });
-    await edit.waitFor();
-    await edit.press('End');
     // People and the wildcards: a long list, which above the box went under the view's top edge.
-    await edit.pressSequentially(' @');
-    const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
-    await options.first().waitFor();
-    assert.ok((await options.count()) >= 5);
+    const { edit, options } = await mentionInEdit(page, 'A long topic indeed');
     const hidden = await options.evaluateAll((els) =>
       els
         .filter((el) => {
@@ -294,16 +299,7 @@ describe('composing and editing', { skip: skip ?? false }, () => {
     const page = phone.page;
     // The first message of the view (no room above its box) and the last (room above).
     for (const text of ['Phone edit one', 'Phone edit three']) {
-      const msg = article(page, text);
-      await msg.click();
-      await page.keyboard.press('e');
-      const edit = page.getByRole('textbox', { name: 'Edit message content' });
-      await edit.waitFor();
-      await edit.press('End');
-      await edit.pressSequentially(' @');
-      const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
-      await options.first().waitFor();
-      assert.ok((await options.count()) >= 5);
+      const { edit } = await mentionInEdit(page, text);
       if (process.env.PARLEY_BROWSER_SHOTS) await page.screenshot({ path: `${process.env.PARLEY_BROWSER_SHOTS}/edit-suggestions-phone-${text.split(' ').pop()}.png` });
       // Nothing lies over the buttons: a tap reaches them.
       for (const name of ['Save', 'Cancel']) {
