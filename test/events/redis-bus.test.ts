@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { createServer } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
-import { encodeParams, startServer } from '../helpers/server.ts';
+import { formRequest, startServer } from '../helpers/server.ts';
 import { REDIS_URL, redisReachable } from '../helpers/redis.ts';
 
 
@@ -28,13 +28,8 @@ test('a message sent through one process reaches a client polling another, and p
   const bob = await s.createUser('Bob');
   const auth = 'Basic ' + Buffer.from(`${bob.email}:${bob.apiKey}`).toString('base64');
   const call = async (method: string, path: string, params: Record<string, unknown>) => {
-    const qs = encodeParams(params).toString();
-    const res = await fetch(`${url}/api/v1${path}${method === 'GET' ? `?${qs}` : ''}`, {
-      method,
-      headers: { host: 'localhost', authorization: auth, ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
-      body: method === 'GET' ? undefined : qs,
-    });
-    return (await res.json()) as Record<string, any>;
+    const res = await formRequest(`${url}/api/v1${path}`, method, { host: 'localhost', authorization: auth }, params);
+    return JSON.parse(res.text) as Record<string, any>;
   };
   const reg = await call('POST', '/register', { event_types: ['message'] });
   const waiting = call('GET', '/events', { queue_id: reg.queue_id, last_event_id: -1 });

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { encodeParams } from './server.ts';
+import { formRequest } from './server.ts';
 
 const bin = path.resolve('bin/parley.js');
 
@@ -47,12 +47,7 @@ export const stopped = (child: ChildProcess): Promise<void> =>
 export function caller(email: string, apiKey: string) {
   const auth = 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64');
   return async (port: number, method: string, p: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> => {
-    const qs = encodeParams(params).toString();
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1${p}${method === 'GET' ? `?${qs}` : ''}`, {
-      method,
-      headers: { authorization: auth, ...(method === 'GET' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
-      body: method === 'GET' ? undefined : qs,
-    });
-    return (await res.json()) as Record<string, any>;
+    const res = await formRequest(`http://127.0.0.1:${port}/api/v1${p}`, method, { authorization: auth }, params);
+    return JSON.parse(res.text) as Record<string, any>;
   };
 }

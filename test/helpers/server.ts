@@ -100,6 +100,16 @@ export function httpRequest(
   });
 }
 
+/** A request with the API's form encoding: a GET's parameters in the query, any other's in the body. */
+export function formRequest(url: string, method: string, headers: Record<string, string>, params: Params): ReturnType<typeof httpRequest> {
+  const form = encodeParams(params);
+  if (method === 'GET') {
+    const qs = form.toString();
+    return httpRequest(qs ? url + (url.includes('?') ? '&' : '?') + qs : url, method, headers);
+  }
+  return httpRequest(url, method, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, form.toString());
+}
+
 /**
  * Tests send hundreds of requests in a moment and log in again and again: their servers' limits
  * are far out of reach unless a test sets its own (`env`).
@@ -156,17 +166,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     const as = o.as === undefined ? owner : o.as;
     const headers: Record<string, string> = { host: o.host ?? `localhost:${port}` };
     if (as) headers.authorization = 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
-    const form = encodeParams(params);
-    let url = baseUrl + apiPath;
-    let body: string | undefined;
-    if (method === 'GET') {
-      const qs = form.toString();
-      if (qs) url += (url.includes('?') ? '&' : '?') + qs;
-    } else {
-      body = form.toString();
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    const res = await httpRequest(url, method, headers, body);
+    const res = await formRequest(baseUrl + apiPath, method, headers, params);
     const text = res.text;
     let json: ApiResponse['body'];
     try {
@@ -255,17 +255,7 @@ export async function browserLogin(s: TestServer, as: Account = s.owner): Promis
       const headers: Record<string, string> = { host, cookie: session.cookie };
       const csrf = opts.csrf === undefined ? session.csrfToken : opts.csrf;
       if (method !== 'GET' && csrf !== null) headers['x-csrftoken'] = csrf;
-      const form = encodeParams(params);
-      let url = s.baseUrl + apiPath;
-      let body: string | undefined;
-      if (method === 'GET') {
-        const qs = form.toString();
-        if (qs) url += (url.includes('?') ? '&' : '?') + qs;
-      } else {
-        body = form.toString();
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-      }
-      const r = await httpRequest(url, method, headers, body);
+      const r = await formRequest(s.baseUrl + apiPath, method, headers, params);
       const json = JSON.parse(r.text) as ApiResponse['body'];
       assert.notEqual(r.status, 500, `${method} ${apiPath} answered 500: ${r.text}`);
       if (r.status >= 200 && r.status < 300) {

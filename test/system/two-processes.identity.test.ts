@@ -10,7 +10,7 @@ import { createServer, type Server } from '../../src/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { deleteSession, touchSession } from '../../src/db/queries/sessions.ts';
 import { deactivateRealm, setTime } from '../helpers/factories.ts';
-import { browserLogin, encodeParams, httpRequest, startServer, type Account, type TestServer } from '../helpers/server.ts';
+import { browserLogin, formRequest, startServer, type Account, type TestServer } from '../helpers/server.ts';
 
 interface Pair {
   a: TestServer;
@@ -33,9 +33,7 @@ async function twoServers(t: { after(fn: () => Promise<void>): void }): Promise<
   const viaB: Pair['viaB'] = async (method, path, as, params = {}, headers = {}) => {
     const h: Record<string, string> = { host: new URL(bUrl).host, ...headers };
     if (as) h.authorization = 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
-    const form = encodeParams(params).toString();
-    if (method !== 'GET') h['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await httpRequest(bUrl + path + (method === 'GET' && form ? `?${form}` : ''), method, h, method === 'GET' ? undefined : form);
+    const res = await formRequest(bUrl + path, method, h, params);
     return { status: res.status, body: JSON.parse(res.text) as Record<string, unknown> };
   };
   return { a, b, viaB, bUrl };
