@@ -57,9 +57,9 @@ describe('invitations', { skip: skip ?? false }, () => {
       await newcomer.getByRole('textbox', { name: 'Full name' }).fill('Cleo Newcomer');
       await newcomer.getByLabel('Password').fill('a long enough password 1');
       await newcomer.getByRole('button', { name: 'Sign up' }).click();
-      await newcomer.getByRole('navigation', { name: 'Streams' }).waitFor();
+      await newcomer.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
       // Logged in, and in the stream the link chose.
-      await newcomer.getByRole('navigation', { name: 'Streams' }).getByText('design').waitFor();
+      await newcomer.getByRole('navigation', { name: 'Streams', exact: true }).getByText('design').waitFor();
     } finally {
       await context.close();
     }
@@ -174,7 +174,7 @@ describe('invitations', { skip: skip ?? false }, () => {
       await page.getByRole('textbox', { name: 'Full name' }).fill('Gail Newcomer');
       await page.getByLabel('Password').fill('a long enough password 1');
       await page.getByRole('button', { name: 'Sign up' }).click();
-      await page.getByRole('navigation', { name: 'Streams' }).waitFor();
+      await page.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
       await page.evaluate(() => (location.hash = '#recent'));
       await page.getByRole('row').filter({ hasText: 'plans' }).getByLabel('1 unread').waitFor();
       await page.evaluate(() => (location.hash = '#feed'));
