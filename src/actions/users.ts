@@ -21,6 +21,8 @@ import { doUpdateProfileData, type ProfileEntry } from './profile-fields.ts';
 import { emitActivationGroupChange, emitRoleGroupChange } from './user-groups.ts';
 import { newSubscriptionRow } from '../db/queries/subscriptions.ts';
 import { defaultStreamIds } from '../db/queries/default-streams.ts';
+import { insertRecentStreamHistory } from '../db/queries/messages.ts';
+import { LIMITS } from '../lib/limits.ts';
 
 export interface NewUserInput {
   realmId: number;
@@ -48,7 +50,10 @@ async function initialSettings(tx: Tx, input: NewUserInput): Promise<string> {
   return JSON.stringify(newUserOverrides(await realmUserDefaultOverrides(tx, input.realmId)));
 }
 
-/** Inserts the user and subscribes them to the realm's default streams. */
+/**
+ * Inserts the user, subscribes them to the realm's default streams (and an invitation's), and
+ * gives a person the recent messages of those streams whose history subscribers may read.
+ */
 export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Promise<{ id: number; apiKey: string }> {
   const apiKey = newApiKey();
   const id = await insertUser(tx, {
@@ -76,9 +81,19 @@ export async function doCreateUser(tx: Tx, now: number, input: NewUserInput): Pr
       ? []
       : await defaultStreamIds(tx, input.realmId);
   const extra = input.streamIds?.length ? (await streamsByIds(tx, input.realmId, input.streamIds)).filter((st) => !st.deactivated).map((st) => st.id) : [];
+  const streamIds = [...new Set([...defaults, ...extra])];
   let i = 0;
-  for (const streamId of new Set([...defaults, ...extra])) {
+  for (const streamId of streamIds) {
     await insertSubscription(tx, newSubscriptionRow(id, streamId, i++));
+  }
+  // A person's feed starts with what their streams said lately, so it is not empty until someone
+  // speaks; bots start with nothing (the reference gives history to new humans only).
+  if (!input.isBot) {
+    await insertRecentStreamHistory(tx, id, streamIds, {
+      since: now - LIMITS.newUserHistorySeconds,
+      total: LIMITS.newUserHistoryMessages,
+      unread: LIMITS.newUserHistoryUnread,
+    });
   }
   return { id, apiKey };
 }

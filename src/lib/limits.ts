@@ -49,6 +49,13 @@ export const LIMITS = {
   imageProxyMaxBytes: 10 * 1024 * 1024,
   /** Image proxy fetches at once per process (each may hold imageProxyMaxBytes); others wait. */
   imageProxyConcurrency: 8,
+  /**
+   * A new person starts with the newest messages of the streams they join with (the reference's
+   * add_new_user_history): up to this many, sent this recently, the newest few of them unread.
+   */
+  newUserHistoryMessages: 1000,
+  newUserHistoryUnread: 20,
+  newUserHistorySeconds: 12 * 7 * 24 * 3600,
   /** Link previews: time for each page (redirects and body included), and the most read of it. */
   linkPreviewTimeoutMs: 10_000,
   linkPreviewMaxBytes: 1024 * 1024,

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { httpRequest, startServer, type TestServer } from '../helpers/server.ts';
 import { alertText, hasLabelledInput, page } from '../helpers/pages.ts';
 import { streamNamesOf, userByEmail } from '../helpers/accounts.ts';
-import { setTime } from '../helpers/factories.ts';
+import { send, setTime, subscribe } from '../helpers/factories.ts';
 
 /** An email invitation's link, as the administrator sees it without SMTP. */
 async function invite(s: TestServer, email: string, params: Record<string, unknown> = {}): Promise<string> {
@@ -93,6 +93,29 @@ test('without include_realm_default_subscriptions (the reference default) only t
   assert.deepEqual(await streamNamesOf(s, user.id), []);
   assert.equal(s.published.filter((p) => p.event.type === 'message').length, before);
   assert.ok(s.published.some((p) => p.event.type === 'realm_user' && p.event.op === 'add' && p.event.person.user_id === user.id));
+});
+
+test('a newcomer\'s feed starts with their streams\' recent messages: an invited private stream\'s shared history, not a protected one\'s or other streams\'', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  await subscribe(s, ['design'], s.owner, { invite_only: true, history_public_to_subscribers: true });
+  await subscribe(s, ['vault'], s.owner, { invite_only: true, history_public_to_subscribers: false });
+  await subscribe(s, ['lobby']);
+  const streamId = async (name: string) => (await s.ok('GET', '/api/v1/get_stream_id', { stream: name })).stream_id as number;
+  const inGeneral = await send(s, 'general', 'hello', 'in general');
+  const inDesign = await send(s, 'design', 'mockups', 'in design');
+  await send(s, 'vault', 'keys', 'in the vault');
+  await send(s, 'lobby', 'hello', 'in the lobby');
+  const link = await invite(s, 'new@example.com', { stream_ids: [await streamId('design'), await streamId('vault')], include_realm_default_subscriptions: true });
+  assert.equal((await page(s, 'POST', link, { full_name: 'New Person', password: 'long-enough-pw' })).status, 303);
+  const { api_key: apiKey, user_id: id } = await s.ok('POST', '/api/v1/fetch_api_key', { username: 'new@example.com', password: 'long-enough-pw' });
+  const newcomer = { id: id as number, email: 'new@example.com', apiKey: apiKey as string };
+  assert.deepEqual(await streamNamesOf(s, newcomer.id), ['design', 'general', 'vault']);
+  const { messages } = await s.ok('GET', '/api/v1/messages', { anchor: 'newest', num_before: 100, num_after: 0 }, newcomer);
+  // The referrer's notice is theirs, not the newcomer's.
+  assert.deepEqual(messages.map((m: { id: number }) => m.id), [inGeneral, inDesign]);
+  const { unread_msgs } = await s.ok('POST', '/api/v1/register', { fetch_event_types: ['message', 'update_message_flags'] }, newcomer);
+  assert.equal(unread_msgs.count, 2);
 });
 
 test('a reusable link asks for the email, serves several people, refuses an address already here; revoked and expired links say so', async (t) => {

@@ -105,10 +105,12 @@ test('flags: starring, reading, unknown and non-editable flags, events with mess
   const missing = await s.api('POST', '/api/v1/messages/flags', { messages: [99999], op: 'add', flag: 'read' }, { as: alice });
   assert.equal(missing.body.msg, 'Invalid message(s)');
 
-  // Starring stream history one never received adds a historical row.
+  // Starring stream history one never received (a public stream Bob is not in) adds a historical row.
   const bob = await s.createUser('Bob');
-  await s.ok('POST', '/api/v1/messages/flags', { messages: [a], op: 'add', flag: 'starred' }, bob);
-  const got = await s.ok('GET', `/api/v1/messages/${a}`, {}, bob);
+  await subscribe(s, ['lounge']);
+  const c = await send(s, 'lounge', 't', 'three');
+  await s.ok('POST', '/api/v1/messages/flags', { messages: [c], op: 'add', flag: 'starred' }, bob);
+  const got = await s.ok('GET', `/api/v1/messages/${c}`, {}, bob);
   assert.deepEqual(got.message.flags, ['read', 'starred', 'historical']);
 });
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { directStatements, type Conn, type Tx } from '../database.ts';
 import { encodeRecipients } from '../pending-user-messages.ts';
 import type { Message } from '../schema.ts';
+import { FLAG_BITS } from '../flags.ts';
 
 type Q = Conn | Tx;
 
@@ -29,6 +30,32 @@ export async function insertMessage(tx: Tx, values: Omit<Message, 'id'>, flagsBy
       select t.user_id, m.id, t.flags from m, unnest(${[...flagsByUser.keys()]}::integer[], ${[...flagsByUser.values()]}::integer[]) as t(user_id, flags)
     ) select id from m`.execute(tx);
   return rows[0]!.id;
+}
+
+/**
+ * Gives a user rows for the newest `total` messages, sent after `since`, of those streams whose
+ * history is public to their subscribers (a new person's start): the newest `unread` of them
+ * unread, the rest read, all `historical` (they were not received). One statement, bounded: a
+ * stream's `total`th newest message is a floor under the newest `total` of them all, so the
+ * (stream, id) index reads at most `total` entries a stream. Rows the user has stay as they are.
+ */
+export async function insertRecentStreamHistory(tx: Tx, userId: number, streamIds: readonly number[], opts: { since: number; total: number; unread: number }): Promise<void> {
+  if (streamIds.length === 0 || opts.total <= 0) return;
+  const open = sql`select s.id from streams s where s.id in (${sql.join(streamIds)}) and s.history_public_to_subscribers = 1`;
+  const nth = sql`select n.id from messages n where n.stream_id = o.id order by n.id desc limit 1 offset ${opts.total - 1}`;
+  const floor = sql`select max((${nth})) from (${open}) o`;
+  // `where true`: SQLite would read `on conflict` after a bare `from` as a join's constraint.
+  await sql`insert into user_messages (user_id, message_id, flags)
+    select cast(${userId} as integer), r.id, case when r.n <= ${opts.unread} then ${sql.lit(FLAG_BITS.historical)} else ${sql.lit(FLAG_BITS.historical | FLAG_BITS.read)} end
+    from (
+      select m.id, row_number() over (order by m.id desc) as n
+      from messages m
+      where m.stream_id in (${open}) and m.id >= coalesce((${floor}), 0) and m.date_sent > ${opts.since}
+      order by m.id desc
+      limit ${opts.total}
+    ) r
+    where true
+    on conflict (user_id, message_id) do nothing`.execute(tx);
 }
 
 export async function messageById(db: Q, realmId: number, id: number): Promise<Message | undefined> {
