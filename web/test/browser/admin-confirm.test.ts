@@ -1,7 +1,7 @@
 // Administration changes that cannot be taken back from the same page ask first, in a real
 // Chromium against a real server: an administrator lowering their own role below administrator
-// (they lose these pages). Cancel changes nothing; confirming does it. Each test logs in its own
-// administrator.
+// (they lose these pages), and removing a custom emoji or a linkifier. Cancel changes nothing;
+// confirming does it. Each test logs in its own administrator.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { axeViolations, browserSkipReason, logIn, openSettings, setUp, until, type Env, type Person } from './harness.ts';
@@ -9,6 +9,8 @@ import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# browser tests skipped: ${skip}`);
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 describe('administration asks before what it cannot undo', { skip: skip ?? false }, () => {
   let env: Env;
@@ -67,5 +69,55 @@ describe('administration asks before what it cannot undo', { skip: skip ?? false
     assert.equal(await roleOf(account.id), 300);
     // The focus stays in the overlay, on its page's title.
     await until('the focus on the title', () => page.getByRole('heading', { name: 'Users', level: 2 }).evaluate((h) => h === document.activeElement));
+  });
+
+  test('removing a custom emoji asks first; Cancel keeps it', async () => {
+    const { person } = await admin('Eve Emoji');
+    const page = person.page;
+    await openSettings(person, '#organization/emoji');
+    await page.getByRole('textbox', { name: 'Emoji name' }).fill('wave_eve');
+    await page.getByLabel('Emoji image').setInputFiles({ name: 'wave.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('button', { name: 'Add emoji' }).click();
+    const remove = page.getByRole('button', { name: 'Remove emoji wave_eve' });
+    await remove.click();
+    const ask = page.getByRole('alert').filter({ hasText: 'Remove :wave_eve:?' });
+    await ask.waitFor();
+    assert.equal(await remove.getAttribute('aria-expanded'), 'true');
+    const names = async () => Object.values((await env.server.ok('GET', '/api/v1/realm/emoji')).emoji as Record<string, { name: string; deactivated: boolean }>).filter((e) => !e.deactivated).map((e) => e.name);
+    assert.ok((await names()).includes('wave_eve'));
+    assert.deepEqual(await axeViolations(page), []);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    assert.ok((await names()).includes('wave_eve'));
+
+    await remove.click();
+    await page.getByRole('button', { name: 'Confirm removal' }).click();
+    await remove.waitFor({ state: 'detached' });
+    assert.ok(!(await names()).includes('wave_eve'));
+    await until('the focus on the title', () => page.getByRole('heading', { name: 'Custom emoji', level: 2 }).evaluate((h) => h === document.activeElement));
+  });
+
+  test('removing a linkifier asks first; Cancel keeps it', async () => {
+    const { person } = await admin('Lin Linker');
+    const page = person.page;
+    await openSettings(person, '#organization/linkifiers');
+    await page.getByRole('textbox', { name: 'Pattern', exact: true }).fill('LIN-(?P<id>[0-9]+)');
+    await page.getByRole('textbox', { name: 'URL template' }).fill('https://example.com/lin/{id}');
+    await page.getByRole('button', { name: 'Add linkifier' }).click();
+    const remove = page.getByRole('button', { name: 'Remove linkifier LIN-(?P<id>[0-9]+)' });
+    await remove.click();
+    const ask = page.getByRole('alert').filter({ hasText: 'Remove the linkifier LIN-(?P<id>[0-9]+)?' });
+    await ask.waitFor();
+    const patterns = async () => ((await env.server.ok('GET', '/api/v1/realm/linkifiers')).linkifiers as { pattern: string }[]).map((l) => l.pattern);
+    assert.ok((await patterns()).includes('LIN-(?P<id>[0-9]+)'));
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    assert.ok((await patterns()).includes('LIN-(?P<id>[0-9]+)'));
+
+    await remove.click();
+    await page.getByRole('button', { name: 'Confirm removal' }).click();
+    await remove.waitFor({ state: 'detached' });
+    assert.ok(!(await patterns()).includes('LIN-(?P<id>[0-9]+)'));
+    await until('the focus on the title', () => page.getByRole('heading', { name: 'Linkifiers', level: 2 }).evaluate((h) => h === document.activeElement));
   });
 });

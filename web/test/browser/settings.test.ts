@@ -218,6 +218,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByRole('img', { name: 'Preview of :parrot:' }).waitFor();
     await ada.page.getByRole('button', { name: 'Add emoji' }).click();
     await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).click();
+    await ada.page.getByRole('button', { name: 'Confirm removal' }).click();
     await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor({ state: 'detached' });
     // Its button went with it: the focus stays in the overlay, on the page's title.
     await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Custom emoji', level: 2 }).evaluate((h) => h === document.activeElement));
@@ -249,6 +250,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
       [['PR-(?P<id>[0-9]+)', 'https://example.com/pulls/{id}']],
     );
     await ada.page.getByRole('button', { name: 'Remove linkifier PR-(?P<id>[0-9]+)' }).click();
+    await ada.page.getByRole('button', { name: 'Confirm removal' }).click();
     await ada.page.getByText('No linkifiers yet.').waitFor();
     await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Linkifiers', level: 2 }).evaluate((h) => h === document.activeElement));
   });
