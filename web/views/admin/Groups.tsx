@@ -39,7 +39,7 @@ export function GroupsSection() {
             const editable = canEditGroup(g.id);
             return (
               <li key={g.id}>
-                <div class="setting-line">
+                <div class="setting-line group-row">
                   <span class="grow">
                     <strong>@{g.name}</strong> <span class="setting-hint">
                       {g.members.length} {g.members.length === 1 ? 'member' : 'members'}

@@ -167,21 +167,25 @@ function RoleSetting({ user: u }: { user: User }) {
           }
         }}
       />
-      {asked !== null && (
-        <ConfirmLine
-          question={`Change your own role to ${roleName(asked)}? You lose access to the organization's administration pages at once, and only another administrator can give it back.`}
-          confirm="Confirm role change"
-          busy={save.busy}
-          onConfirm={() =>
-            void save.run(() => settingsApi().updateUser(u.user_id, { role: asked })).then((ok) => {
-              if (ok) focusPageAfterRemoval();
-              else setAsked(null);
-            })
-          }
-          onCancel={() => setAsked(null)}
-        />
+      {(asked !== null || save.error) && (
+        <div class="role-confirm">
+          {asked !== null && (
+            <ConfirmLine
+              question={`Change your own role to ${roleName(asked)}? You lose access to the organization's administration pages at once, and only another administrator can give it back.`}
+              confirm="Confirm role change"
+              busy={save.busy}
+              onConfirm={() =>
+                void save.run(() => settingsApi().updateUser(u.user_id, { role: asked })).then((ok) => {
+                  if (ok) focusPageAfterRemoval();
+                  else setAsked(null);
+                })
+              }
+              onCancel={() => setAsked(null)}
+            />
+          )}
+          <ErrorText id={`role-${u.user_id}-e`} error={save.error} />
+        </div>
       )}
-      <ErrorText id={`role-${u.user_id}-e`} error={save.error} />
     </>
   );
 }
