@@ -6,25 +6,30 @@ import { Client } from './api/client.ts';
 import { Store } from './store/index.ts';
 import { setContext } from './views/context.ts';
 import { applyTheme, followSystemTheme } from './views/state.ts';
-import { Login } from './views/Login.tsx';
+import { Login, type LoginReason } from './views/Login.tsx';
 import { App } from './views/App.tsx';
 import { narrowFromHash } from './views/nav.ts';
 import './views/styles.css';
 
 const phase = signal<'loading' | 'login' | 'app' | 'error'>('loading');
 const failure = signal('');
+/** What the login page says first: why the app left for it. */
+const loginReason = signal<LoginReason | undefined>(undefined);
 
 async function boot(): Promise<void> {
   // Any request refused for want of a session (it was ended, e.g. by "Log out everywhere" in
   // another browser) shows the login page, and this client stops (once: stopping asks too).
-  const loggedOut = () => {
+  const loggedOut = (reason?: LoginReason) => {
     if (phase.value === 'login') return;
+    loginReason.value = reason;
     phase.value = 'login';
     void client.stop();
   };
-  const client: Client = new Client(new Api({ base: '/json', onUnauthorized: loggedOut }), new Store());
+  const client: Client = new Client(new Api({ base: '/json', onUnauthorized: () => loggedOut() }), new Store());
   setContext(client);
-  client.onUnauthorized = loggedOut;
+  client.onUnauthorized = () => loggedOut();
+  // A deactivation reaches the person's own queue just before their session ends: it says why.
+  client.store.onDeactivated = () => loggedOut('deactivated');
   try {
     await client.start();
     // The first page of messages is on its way while the app renders.
@@ -32,7 +37,10 @@ async function boot(): Promise<void> {
     if (narrow) void client.loadInitial(client.store.messages.list(narrow)).catch(() => undefined);
     phase.value = 'app';
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401) phase.value = 'login';
+    if (e instanceof ApiError && e.status === 401) {
+      loginReason.value = undefined;
+      phase.value = 'login';
+    }
     else {
       failure.value = e instanceof Error ? e.message : String(e);
       phase.value = 'error';
@@ -45,7 +53,7 @@ function Root() {
     case 'loading':
       return <div class="splash" role="status">Loading…</div>;
     case 'login':
-      return <Login onLoggedIn={() => void boot()} />;
+      return <Login reason={loginReason.value} onLoggedIn={() => void boot()} />;
     case 'error':
       return (
         <main class="splash">

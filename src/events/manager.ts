@@ -285,7 +285,7 @@ export class QueueManager implements EventHub {
       if (!w?.session) continue;
       live(w.session).then(
         (isLive) => {
-          if (!isLive && q.waiter === w) q.fail(notLoggedIn());
+          if (!isLive && q.waiter === w) q.endSession(notLoggedIn());
         },
         (err: unknown) => this.opts.log.warn({ err }, 'could not check the session of a long-poll'),
       );

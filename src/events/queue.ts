@@ -215,6 +215,18 @@ export class EventQueue {
     if (this.waiter) this.#take().fail(err);
   }
 
+  /**
+   * Ends the waiting poll of a session that has ended: with the events waiting for it when there
+   * are any (the change that ended it, such as the person's deactivation, says why), else with
+   * `err`. The poll after it is refused anyway.
+   */
+  endSession(err: Error): void {
+    const w = this.waiter;
+    if (!w) return;
+    if (this.newerThan(w.lastEventId).length > 0) this.flush();
+    else this.fail(err);
+  }
+
   /** Ends the waiting poll with no events (a newer poll replaced it, or the server stops). */
   release(): void {
     if (!this.waiter) return;

@@ -104,6 +104,12 @@ test('every rule reads its own setting, and some refuse guests whatever the poli
     for (const [label, policy, row] of COMMON) {
       const expected = noGuests.includes(rule) ? row.slice(0, 8) + 'nn' : row;
       checkRow(`${rule} under ${label}`, expected, (c) => may(c.member, rule, { ...settings, [setting]: policy }, NOW));
+      if (rule === 'manageUserGroups') {
+        checkRow(`web ${rule} under ${label}`, expected, (c) => {
+          const user = { role: c.member.role, date_joined: new Date(c.member.date_joined * 1000).toISOString() };
+          return web.mayManageUserGroups(policy, c.member.role, web.isNewMember(user, WAITING_DAYS, NOW));
+        });
+      }
     }
   }
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../helpers/server.ts';
+import { browserLogin, startServer } from '../helpers/server.ts';
 
 test('GET /users lists members with the User fields', async (t) => {
   const s = await startServer();
@@ -135,4 +135,22 @@ test('user changes publish realm_user events to the realm', async (t) => {
   s.published.length = 0;
   await s.ok('PATCH', `/api/v1/users/${alice.id}`, { full_name: 'Alicia' });
   assert.deepEqual(s.published.map((p) => p.event), [{ type: 'realm_user', op: 'update', person: { user_id: alice.id, full_name: 'Alicia' } }]);
+});
+
+test("a deactivation ends the person's open browser long-poll with the event that says so; the next poll is refused", async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const dan = await s.createUser('Dan');
+  const browser = await browserLogin(s, dan);
+  const queueId = (await browser.request('POST', '/json/register', {})).body.queue_id as string;
+  const poll = browser.request('GET', '/json/events', { queue_id: queueId, last_event_id: -1 });
+  while (s.server.app.queues!.get(queueId, dan.id).waiter === null) await new Promise((r) => setImmediate(r));
+
+  await s.ok('DELETE', `/api/v1/users/${dan.id}`);
+  const answer = await poll;
+  assert.equal(answer.status, 200);
+  const events = answer.body.events as { id: number; type: string; op?: string; person?: { user_id: number } }[];
+  assert.ok(events.some((e) => e.type === 'realm_user' && e.op === 'remove' && e.person?.user_id === dan.id), JSON.stringify(events));
+  const next = await browser.request('GET', '/json/events', { queue_id: queueId, last_event_id: events.at(-1)!.id });
+  assert.equal(next.status, 401);
 });

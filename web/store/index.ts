@@ -51,6 +51,8 @@ export class Store {
   onMessage: ((m: Message) => void) | null = null;
   /** Called after a topic moved on (the view and compose follow it). */
   onTopicMoved: ((move: TopicMove) => void) | null = null;
+  /** Called when your own account was deactivated (the app leaves for the login page, saying why). */
+  onDeactivated: (() => void) | null = null;
 
   get me(): number {
     return this.settings.me.value.user_id;
@@ -184,6 +186,7 @@ const APPLIES: Record<string, (s: Store, e: Event) => void> = {
   realm_user(s, e) {
     s.users.applyRealmUser(e);
     s.admin.applyRealmUser(e);
+    if (e.op === 'remove' && (e.person as { user_id?: number } | undefined)?.user_id === s.me) s.onDeactivated?.();
   },
   subscription(s, e) {
     s.streams.applySubscription(e);

@@ -47,6 +47,20 @@ export function policyAllows(policy: unknown, role: number, newMember = false): 
   }
 }
 
+/**
+ * Whether the realm's user_group_edit_policy lets someone create and change user groups (the
+ * server's `manageUserGroups` rule: guests never). Changing a group also needs being in it, or a
+ * moderator or above (`mayEditGroup`).
+ */
+export function mayManageUserGroups(policy: unknown, role: number, newMember = false): boolean {
+  return role < ROLE.GUEST && policyAllows(policy ?? POLICY.MEMBERS, role, newMember);
+}
+
+/** Whether someone who may manage groups may change this one: a member of it (`inGroup`, through subgroups too), or a moderator or above. */
+export function mayEditGroup(mayManage: boolean, role: number, inGroup: boolean): boolean {
+  return mayManage && (role <= ROLE.MODERATOR || inGroup);
+}
+
 /** A realm time limit: its value, null (no limit) included; the default only when absent. */
 const orDefault = (limit: unknown, def: number): unknown => (limit === undefined ? def : limit);
 

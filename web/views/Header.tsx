@@ -9,7 +9,7 @@ import { askNotificationPermission, setSound } from './alerts.ts';
 import { SuggestionList, comboProps, searchBoxSuggestions, suggestionKey, suggestions, type Choice } from './Suggestions.tsx';
 import { notificationPermission } from '../lib/notify.ts';
 import { localImageUrl } from '../lib/images.ts';
-import { canInvite, isAdmin } from './settings/route.ts';
+import { canInvite, canSeeGroups, isAdmin } from './settings/route.ts';
 
 export function Header() {
   const narrow = view.value.kind === 'narrow' ? currentNarrow() : [];
@@ -122,6 +122,8 @@ export function Header() {
               { label: 'Personal settings', action: () => (location.hash = '#settings/profile') },
               isAdmin() ? { label: 'Organization settings', action: () => (location.hash = '#organization/profile') } : null,
               canInvite() ? { label: 'Invite people', action: () => (location.hash = '#organization/invitations') } : null,
+              // Administrators find them in the organization's settings.
+              !isAdmin() && canSeeGroups() ? { label: 'User groups', action: () => (location.hash = '#organization/groups') } : null,
               { label: 'Keyboard shortcuts', action: () => (dialog.value = { kind: 'shortcuts' }) },
               permission === 'default' ? { label: 'Enable desktop notifications', action: () => void askNotificationPermission() } : null,
               {

@@ -2,8 +2,16 @@ import { useEffect, useState } from 'preact/hooks';
 import { login, organizationName } from '../api/client.ts';
 import { ApiError } from '../api/http.ts';
 
-export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
-  const [error, setError] = useState('');
+/** Why the login page shows: the account was deactivated (while the page was open, or at a login attempt). */
+export type LoginReason = 'deactivated';
+
+const REASONS: Record<LoginReason, string> = {
+  // The server's "Account is deactivated" leaves the person guessing what to do next.
+  deactivated: 'Your account has been deactivated. Ask an administrator of the organization to reactivate it.',
+};
+
+export function Login({ onLoggedIn, reason }: { onLoggedIn: () => void; reason?: LoginReason }) {
+  const [error, setError] = useState(reason ? REASONS[reason] : '');
   const [busy, setBusy] = useState(false);
   // Which organization this is, as its other pages (sign-up, reset) say it.
   const [org, setOrg] = useState<string | null>(null);
@@ -25,8 +33,7 @@ export function Login({ onLoggedIn }: { onLoggedIn: () => void }) {
       onLoggedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'RATE_LIMIT_HIT') setError('Too many attempts. Wait a minute and try again.');
-      // The server's "Account is deactivated" leaves the person guessing what to do next.
-      else if (err instanceof ApiError && err.code === 'USER_DEACTIVATED') setError('Your account has been deactivated. Ask an administrator of the organization to reactivate it.');
+      else if (err instanceof ApiError && err.code === 'USER_DEACTIVATED') setError(REASONS.deactivated);
       else setError(err instanceof ApiError ? err.message : 'Could not reach the server. Check your connection and try again.');
       setBusy(false);
     }

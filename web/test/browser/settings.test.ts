@@ -1,7 +1,7 @@
 // Settings and organization administration in a real Chromium against a real server: an
 // administrator and a member in two browser contexts. The administrator's changes reach the
 // member live; a member's display setting follows in their second tab; members cannot see the
-// organization's settings, except the Invitations page when the invite policy lets them invite
+// organization's settings, except User groups and the Invitations page when the invite policy lets them invite
 // (it follows the policy live); the overlay takes the keys from the moment it appears; a refused
 // value shows the server's message and changes nothing; axe-core finds no serious or critical violation on any section. Found by role and name only.
 import { after, before, describe, test } from 'node:test';
@@ -87,13 +87,13 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await bob.page.getByRole('navigation', { name: 'Streams', exact: true }).waitFor();
   });
 
-  test('when the owner lets members invite again, the member gets "Invite people" live, and only the Invitations page', async () => {
+  test('when the owner lets members invite again, the member gets "Invite people" live, and only the Invitations and User groups pages', async () => {
     await env.server.ok('PATCH', '/api/v1/realm', { invite_to_realm_policy: 1 });
     const menu = await openMenu(bob);
     await menu.getByRole('menuitem', { name: 'Invite people' }).click();
     await bob.page.getByRole('button', { name: 'Create invite link' }).waitFor();
     const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
-    assert.deepEqual(await nav.getByRole('list', { name: 'Organization' }).getByRole('link').allInnerTexts(), ['Invitations']);
+    assert.deepEqual(await nav.getByRole('list', { name: 'Organization' }).getByRole('link').allInnerTexts(), ['User groups', 'Invitations']);
     await bob.page.keyboard.press('Escape');
     await bob.page.getByRole('dialog', { name: /settings/ }).waitFor({ state: 'detached' });
   });
@@ -218,6 +218,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await ada.page.getByRole('img', { name: 'Preview of :parrot:' }).waitFor();
     await ada.page.getByRole('button', { name: 'Add emoji' }).click();
     await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).click();
+    await ada.page.getByRole('button', { name: 'Confirm removal' }).click();
     await ada.page.getByRole('button', { name: 'Remove emoji parrot' }).waitFor({ state: 'detached' });
     // Its button went with it: the focus stays in the overlay, on the page's title.
     await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Custom emoji', level: 2 }).evaluate((h) => h === document.activeElement));
@@ -249,6 +250,7 @@ describe('settings and administration', { skip: skip ?? false }, () => {
       [['PR-(?P<id>[0-9]+)', 'https://example.com/pulls/{id}']],
     );
     await ada.page.getByRole('button', { name: 'Remove linkifier PR-(?P<id>[0-9]+)' }).click();
+    await ada.page.getByRole('button', { name: 'Confirm removal' }).click();
     await ada.page.getByText('No linkifiers yet.').waitFor();
     await until('the focus on the title', () => ada.page.getByRole('heading', { name: 'Linkifiers', level: 2 }).evaluate((h) => h === document.activeElement));
   });

@@ -2,10 +2,12 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, focusPageAfterRemoval, IMAGE_TYPES, Section, useObjectUrl, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, focusPageAfterRemoval, IMAGE_TYPES, Section, useObjectUrl, useSave } from '../settings/fields.tsx';
 
 export function EmojiSection() {
   const save = useSave();
+  // This page cannot bring a removed emoji back: asked once more first.
+  const [confirm, setConfirm] = useState<string | null>(null);
   const emoji = Object.values(store.admin.emoji.value)
     .filter((e) => !e.deactivated)
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -20,9 +22,18 @@ export function EmojiSection() {
               <img src={e.source_url} alt="" width={24} height={24} />
               <span class="grow">:{e.name}:</span>
               <span class="setting-hint">{e.author_id ? store.users.name(e.author_id) : ''}</span>
-              <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeEmoji(e.name)).then((ok) => ok && focusPageAfterRemoval())}>
+              <button type="button" disabled={save.busy} aria-expanded={confirm === e.name} onClick={() => setConfirm(confirm === e.name ? null : e.name)}>
                 Remove <span class="sr-only">emoji {e.name}</span>
               </button>
+              {confirm === e.name && (
+                <ConfirmLine
+                  question={`Remove :${e.name}:? Nobody can use it in new messages or reactions.`}
+                  confirm="Confirm removal"
+                  busy={save.busy}
+                  onConfirm={() => void save.run(() => settingsApi().removeEmoji(e.name)).then((ok) => ok && (setConfirm(null), focusPageAfterRemoval()))}
+                  onCancel={() => setConfirm(null)}
+                />
+              )}
             </li>
           ))}
         </ul>

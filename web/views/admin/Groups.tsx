@@ -1,41 +1,97 @@
-// Organization administration: user groups, their members and nested groups.
+// Organization administration: user groups, their members and nested groups. Members see the
+// page too, and change what the organization's policy lets them.
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
 import { ConfirmLine, ErrorText, Section, TextSetting, focusPageAfterRemoval, useSave } from '../settings/fields.tsx';
 import type { UserGroup } from '../../store/settings-admin.ts';
+import { POLICY, ROLE } from '../../store/permissions.ts';
+import { canEditGroup, canManageGroups, myRole } from '../settings/route.ts';
 
 /** System groups (`role:members`, ...) have names the reference shows in words. */
 const groupLabel = (g: UserGroup): string => (g.is_system_group ? g.description || g.name : g.name);
 
+/** Who the realm's user_group_edit_policy lets create and change groups, in words. */
+const EDITORS: Record<number, string> = {
+  [POLICY.MEMBERS]: 'members',
+  [POLICY.ADMINS]: 'administrators',
+  [POLICY.FULL_MEMBERS]: 'full members',
+  [POLICY.MODERATORS]: 'moderators and administrators',
+};
+
+/**
+ * The organization's groups. Everyone but guests sees them; the realm's user_group_edit_policy
+ * decides who creates them, and who may change one (its members, and moderators and above).
+ */
 export function GroupsSection() {
   const [open, setOpen] = useState<number | null>(null);
   const groups = [...store.admin.groups.value.values()].filter((g) => !g.is_system_group && !g.deactivated).sort((a, b) => a.name.localeCompare(b.name));
+  const manage = canManageGroups();
+  const editors = EDITORS[Number(store.settings.realm.value.user_group_edit_policy ?? POLICY.MEMBERS)] ?? 'administrators';
   return (
     <>
-      <CreateGroup />
+      {manage ? <CreateGroup /> : <p class="setting-hint">Only {editors} can create and change groups in this organization.</p>}
       <Section title="Groups">
         {groups.length === 0 && <p class="setting-hint">No user groups yet.</p>}
+        {manage && myRole() > ROLE.MODERATOR && groups.length > 0 && <p class="setting-hint">You can change the groups you are a member of.</p>}
         <ul class="plain-list">
-          {groups.map((g) => (
-            <li key={g.id}>
-              <div class="setting-line">
-                <span class="grow">
-                  <strong>@{g.name}</strong> <span class="setting-hint">
-                    {g.members.length} {g.members.length === 1 ? 'member' : 'members'}
-                    {g.description ? ` · ${g.description}` : ''}
+          {groups.map((g) => {
+            const editable = canEditGroup(g.id);
+            return (
+              <li key={g.id}>
+                <div class="setting-line group-row">
+                  <span class="grow">
+                    <strong>@{g.name}</strong> <span class="setting-hint">
+                      {g.members.length} {g.members.length === 1 ? 'member' : 'members'}
+                      {g.description ? ` · ${g.description}` : ''}
+                    </span>
                   </span>
-                </span>
-                <button type="button" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)}>
-                  Edit <span class="sr-only">group {g.name}</span>
-                </button>
-              </div>
-              {open === g.id && <EditGroup group={g} />}
-            </li>
-          ))}
+                  <button type="button" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)}>
+                    {editable ? 'Edit' : 'Members'} <span class="sr-only">{editable ? `group ${g.name}` : `of ${g.name}`}</span>
+                  </button>
+                </div>
+                {open === g.id && (editable ? <EditGroup group={g} /> : <GroupMembers group={g} />)}
+              </li>
+            );
+          })}
         </ul>
       </Section>
     </>
+  );
+}
+
+/** A group's members and nested groups, for one who may not change it. */
+function GroupMembers({ group: g }: { group: UserGroup }) {
+  const all = store.admin.groups.value;
+  return (
+    <div class="edit-box" role="group" aria-label={`Members of ${g.name}`}>
+      {g.members.length === 0 ? (
+        <p class="setting-hint">No members of its own.</p>
+      ) : (
+        <ul class="chips" aria-label={`People in ${g.name}`}>
+          {g.members.map((u) => (
+            <li key={u} class="chip-plain">
+              {store.users.name(u)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {g.direct_subgroup_ids.length > 0 && (
+        <>
+          <h4>Groups within this group</h4>
+          <ul class="chips" aria-label={`Groups in ${g.name}`}>
+            {g.direct_subgroup_ids.map((id) => {
+              const sub = all.get(id);
+              return (
+                <li key={id} class="chip-plain">
+                  {sub ? groupLabel(sub) : `group ${id}`}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </div>
   );
 }
 

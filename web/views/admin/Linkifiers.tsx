@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ErrorText, focusPageAfterRemoval, Section, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, focusPageAfterRemoval, Section, useSave } from '../settings/fields.tsx';
 import type { Linkifier } from '../../store/settings-admin.ts';
 
 /**
@@ -30,6 +30,8 @@ export function testLinkifier(pattern: string, template: string, text: string): 
 export function LinkifiersSection() {
   const save = useSave();
   const [open, setOpen] = useState<number | null>(null);
+  // This page cannot bring a removed linkifier back: asked once more first.
+  const [confirm, setConfirm] = useState<number | null>(null);
   const list = store.admin.linkifiers.value;
   return (
     <>
@@ -46,10 +48,23 @@ export function LinkifiersSection() {
                 <button type="button" aria-expanded={open === l.id} onClick={() => setOpen(open === l.id ? null : l.id)}>
                   Edit <span class="sr-only">linkifier {l.pattern}</span>
                 </button>
-                <button type="button" disabled={save.busy} onClick={() => void save.run(() => settingsApi().removeLinkifier(l.id)).then((ok) => ok && focusPageAfterRemoval())}>
+                <button type="button" disabled={save.busy} aria-expanded={confirm === l.id} onClick={() => setConfirm(confirm === l.id ? null : l.id)}>
                   Remove <span class="sr-only">linkifier {l.pattern}</span>
                 </button>
               </div>
+              {confirm === l.id && (
+                <ConfirmLine
+                  question={
+                    <>
+                      Remove the linkifier <code>{l.pattern}</code>? New messages are no longer linked by it.
+                    </>
+                  }
+                  confirm="Confirm removal"
+                  busy={save.busy}
+                  onConfirm={() => void save.run(() => settingsApi().removeLinkifier(l.id)).then((ok) => ok && (setConfirm(null), focusPageAfterRemoval()))}
+                  onCancel={() => setConfirm(null)}
+                />
+              )}
               {open === l.id && <EditLinkifier linkifier={l} onDone={() => setOpen(null)} />}
             </li>
           ))}

@@ -3,7 +3,7 @@
 import { useId, useState } from 'preact/hooks';
 import { store } from '../context.ts';
 import { settingsApi } from '../settings/api.ts';
-import { ConfirmLine, ErrorText, Select, TextSetting, useSave } from '../settings/fields.tsx';
+import { ConfirmLine, ErrorText, focusPageAfterRemoval, Select, TextSetting, useSave } from '../settings/fields.tsx';
 import { isOwner } from '../settings/route.ts';
 import type { User } from '../../store/types.ts';
 import { ROLE, ROLE_LABELS as ROLES } from '../../store/permissions.ts';
@@ -120,12 +120,10 @@ function UserRow({ user: u, open, onToggle }: { user: User; open: boolean; onTog
 function EditUser({ user: u }: { user: User }) {
   const save = useSave();
   const [confirm, setConfirm] = useState(false);
-  const owner = isOwner();
-  const roles = ROLES.filter(([r]) => owner || r !== ROLE.OWNER);
   return (
     <div class="edit-box" role="group" aria-label={`Edit ${u.full_name}`}>
       <TextSetting label={`Name of ${u.full_name}`} value={u.full_name} onSave={(v) => settingsApi().updateUser(u.user_id, { full_name: v })} />
-      <Select label={`Role of ${u.full_name}`} value={u.role} options={roles.map(([value, label]) => ({ value, label }))} disabled={u.role === ROLE.OWNER && !owner} onSave={(v) => settingsApi().updateUser(u.user_id, { role: v })} />
+      <RoleSetting user={u} />
       {confirm ? (
         <ConfirmLine
           question={u.user_id === store.me ? 'Deactivate your own account? You are logged out at once, and only an administrator can reactivate it.' : `Deactivate ${u.full_name}? They are logged out at once.`}
@@ -141,5 +139,53 @@ function EditUser({ user: u }: { user: User }) {
       )}
       <ErrorText id={`deactivate-${u.user_id}-e`} error={save.error} />
     </div>
+  );
+}
+
+/**
+ * A person's role. Lowering one's own below administrator closes these pages to oneself, and only
+ * another administrator can undo it: the new role shows while that is asked first.
+ */
+function RoleSetting({ user: u }: { user: User }) {
+  const owner = isOwner();
+  const roles = ROLES.filter(([r]) => owner || r !== ROLE.OWNER);
+  const [asked, setAsked] = useState<number | null>(null);
+  const save = useSave();
+  const losesAdmin = (role: number) => u.user_id === store.me && u.role <= ROLE.ADMIN && role > ROLE.ADMIN;
+  return (
+    <>
+      <Select
+        label={`Role of ${u.full_name}`}
+        value={asked ?? u.role}
+        options={roles.map(([value, label]) => ({ value, label }))}
+        disabled={(u.role === ROLE.OWNER && !owner) || save.busy}
+        onSave={async (v) => {
+          if (losesAdmin(Number(v))) setAsked(Number(v));
+          else {
+            setAsked(null);
+            await settingsApi().updateUser(u.user_id, { role: v });
+          }
+        }}
+      />
+      {(asked !== null || save.error) && (
+        <div class="role-confirm">
+          {asked !== null && (
+            <ConfirmLine
+              question={`Change your own role to ${roleName(asked)}? You lose access to the organization's administration pages at once, and only another administrator can give it back.`}
+              confirm="Confirm role change"
+              busy={save.busy}
+              onConfirm={() =>
+                void save.run(() => settingsApi().updateUser(u.user_id, { role: asked })).then((ok) => {
+                  if (ok) focusPageAfterRemoval();
+                  else setAsked(null);
+                })
+              }
+              onCancel={() => setAsked(null)}
+            />
+          )}
+          <ErrorText id={`role-${u.user_id}-e`} error={save.error} />
+        </div>
+      )}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 // The settings overlay: a list of sections and the open one, over the narrow the person was
 // in. Escape or "Close" goes back to that narrow. On a phone the list sits above the page.
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { canInvite, closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS } from './route.ts';
+import { canInvite, canSeeGroups, closeSettings, isAdmin, ORGANIZATION_SECTIONS, PERSONAL_SECTIONS } from './route.ts';
 import { ProfileSection } from './Profile.tsx';
 import { AccountSection } from './Account.tsx';
 import { PreferencesSection } from './Preferences.tsx';
@@ -74,10 +74,11 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
   }, [kind, section]);
 
   const Page = PAGES[`${kind}/${section}`];
-  // Inviting is the one organization page that the realm's policy may open to non-administrators.
-  const inviter = canInvite();
-  const orgSections = admin ? ORGANIZATION_SECTIONS : ORGANIZATION_SECTIONS.filter(([k]) => k === 'invitations' && inviter);
-  const allowed = kind === 'settings' || admin || (section === 'invitations' && inviter);
+  // Pages open to others than administrators: Invitations when the realm's policy lets them
+  // invite, and User groups to everyone but guests (what they may change there follows the policy).
+  const open = (k: string) => (k === 'invitations' && canInvite()) || (k === 'groups' && canSeeGroups());
+  const orgSections = admin ? ORGANIZATION_SECTIONS : ORGANIZATION_SECTIONS.filter(([k]) => open(k));
+  const allowed = kind === 'settings' || admin || open(section);
   return (
     <div
       class="settings-overlay"

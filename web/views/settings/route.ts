@@ -2,7 +2,7 @@
 // the narrow to go back to when the overlay closes.
 import { signal } from '@preact/signals';
 import { store } from '../context.ts';
-import { isNewMember, policyAllows, ROLE } from '../../store/permissions.ts';
+import { isNewMember, mayEditGroup, mayManageUserGroups, policyAllows, ROLE } from '../../store/permissions.ts';
 
 export type SettingsKind = 'settings' | 'organization';
 export interface SettingsRoute {
@@ -106,4 +106,25 @@ export function canInvite(): boolean {
   const role = me?.role ?? (store.settings.me.value.is_admin ? ROLE.ADMIN : ROLE.MEMBER);
   const realm = store.settings.realm.value;
   return policyAllows(realm.invite_to_realm_policy, role, isNewMember(me, realm.waiting_period_threshold, Date.now() / 1000));
+}
+
+/** Your role, from the users list (events keep it current), or the snapshot's is_admin before it. */
+export function myRole(): number {
+  return store.users.get(store.me)?.role ?? (store.settings.me.value.is_admin ? ROLE.ADMIN : ROLE.MEMBER);
+}
+
+/** Whether you may see the organization's user groups: everyone but guests, as the server lists them. */
+export function canSeeGroups(): boolean {
+  return myRole() < ROLE.GUEST;
+}
+
+/** Whether the realm's user_group_edit_policy lets you create groups (and change those you may). */
+export function canManageGroups(): boolean {
+  const realm = store.settings.realm.value;
+  return mayManageUserGroups(realm.user_group_edit_policy, myRole(), isNewMember(store.users.get(store.me), realm.waiting_period_threshold, Date.now() / 1000));
+}
+
+/** Whether you may change this group: the policy lets you, and you are in it or moderate. */
+export function canEditGroup(groupId: number): boolean {
+  return mayEditGroup(canManageGroups(), myRole(), store.admin.inGroup(groupId, store.me));
 }
