@@ -37,7 +37,7 @@ describe('deactivated while the page is open', { skip: skip ?? false }, () => {
     await env.server.ok('DELETE', `/api/v1/users/${dan.id}`);
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     await page.getByRole('alert').filter({ hasText: DEACTIVATED }).waitFor();
-    assert.equal(await page.getByRole('navigation', { name: 'Streams' }).count(), 0);
+    assert.equal(await page.getByRole('navigation', { name: 'Streams', exact: true }).count(), 0);
     assert.deepEqual(await axeViolations(page), []);
   });
 
