@@ -89,12 +89,31 @@ describe('administration asks before what it cannot undo', { skip: skip ?? false
     await ask.getByRole('button', { name: 'Cancel' }).click();
     await ask.waitFor({ state: 'detached' });
     assert.ok((await names()).includes('wave_eve'));
+    // The button that asked has the keys again.
+    await until('the focus back on Remove', () => remove.evaluate((b) => b === document.activeElement));
 
     await remove.click();
     await page.getByRole('button', { name: 'Confirm removal' }).click();
     await remove.waitFor({ state: 'detached' });
     assert.ok(!(await names()).includes('wave_eve'));
     await until('the focus on the title', () => page.getByRole('heading', { name: 'Custom emoji', level: 2 }).evaluate((h) => h === document.activeElement));
+  });
+
+  test('a button that gives way to its question leaves the keys on Cancel, and Cancel gives them to the button again', async () => {
+    const { person } = await admin('Sam Streams');
+    const page = person.page;
+    await env.server.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'keys-stay' }] });
+    await openSettings(person, '#organization/streams');
+    await page.getByRole('button', { name: 'Edit stream keys-stay' }).click();
+    const edit = page.getByRole('group', { name: 'Edit stream keys-stay' });
+    await edit.getByRole('button', { name: 'Archive stream' }).focus();
+    await page.keyboard.press('Enter');
+    const ask = page.getByRole('alert').filter({ hasText: 'Archive #keys-stay?' });
+    await ask.waitFor();
+    await until('the focus on Cancel', () => ask.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement));
+    await page.keyboard.press('Enter');
+    await ask.waitFor({ state: 'detached' });
+    await until('the focus on Archive stream', () => edit.getByRole('button', { name: 'Archive stream' }).evaluate((b) => b === document.activeElement));
   });
 
   test('removing a linkifier asks first; Cancel keeps it', async () => {

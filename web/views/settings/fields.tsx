@@ -2,7 +2,7 @@
 // events keep current), saves through the API, and on a refusal shows the server's message
 // next to itself and goes back to the stored value: bad input changes nothing.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../state.ts';
 import { store } from '../context.ts';
 import { settingsApi } from './api.ts';
@@ -33,16 +33,37 @@ export function focusPageAfterRemoval(): void {
 
 /**
  * The line that asks before something that cannot be undone (archiving, deactivating, removing):
- * what it does, the button that does it, and Cancel.
+ * what it does, the button that does it, and Cancel. The keys stay with it: when the button that
+ * asked gave way to the line, the focus goes to Cancel; Cancel gives it back to that button, or
+ * to the one that takes the line's place.
  */
 export function ConfirmLine(props: { question: ComponentChildren; confirm: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const line = useRef<HTMLDivElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const back = useRef<{ opener: Element | null; parent: Element | null; index: number }>({ opener: null, parent: null, index: -1 });
+  useLayoutEffect(() => {
+    const el = line.current;
+    const active = document.activeElement;
+    const kept = active !== null && active !== document.body && active.isConnected;
+    back.current = { opener: kept ? active : null, parent: el?.parentElement ?? null, index: el?.parentElement ? [...el.parentElement.children].indexOf(el) : -1 };
+    if (!kept) cancel.current?.focus();
+  }, []);
+  function onCancel() {
+    const { opener, parent, index } = back.current;
+    props.onCancel();
+    requestAnimationFrame(() => {
+      const inPlace = parent?.children[index];
+      const target = opener?.isConnected ? opener : inPlace?.matches('button') ? inPlace : null;
+      if (target instanceof HTMLElement) target.focus();
+    });
+  }
   return (
-    <div class="setting-line" role="alert">
+    <div class="setting-line" role="alert" ref={line}>
       <span>{props.question}</span>
       <button type="button" class="danger" disabled={props.busy} onClick={props.onConfirm}>
         {props.confirm}
       </button>
-      <button type="button" onClick={props.onCancel}>
+      <button type="button" ref={cancel} onClick={onCancel}>
         Cancel
       </button>
     </div>
