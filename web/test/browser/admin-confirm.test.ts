@@ -65,7 +65,7 @@ describe('administration asks before what it cannot undo', { skip: skip ?? false
     await page.getByRole('button', { name: 'Edit Abe Admin' }).click();
     await page.getByRole('combobox', { name: 'Role of Abe Admin' }).selectOption({ label: 'Moderator' });
     await page.getByRole('button', { name: 'Confirm role change' }).click();
-    await page.getByText("You don't have permission").waitFor();
+    await page.getByText("Only the organization's administrators can change this.").waitFor();
     assert.equal(await roleOf(account.id), 300);
     // The focus stays in the overlay, on its page's title.
     await until('the focus on the title', () => page.getByRole('heading', { name: 'Users', level: 2 }).evaluate((h) => h === document.activeElement));

@@ -93,7 +93,17 @@ describe('user groups for members', { skip: skip ?? false }, () => {
     assert.equal(await menu.getByRole('menuitem', { name: 'User groups' }).count(), 0);
     await p.page.keyboard.press('Escape');
     await p.page.evaluate(() => (location.hash = '#organization/groups'));
-    await p.page.getByText("You don't have permission").waitFor();
+    await p.page.getByText("Only the organization's administrators can change this.").waitFor();
     assert.equal(await p.page.getByRole('heading', { name: 'Groups', level: 3 }).count(), 0);
+  });
+  test("a member at an administrators' page of the organization is told whose it is, with links to the pages open to them", async () => {
+    const mo = await env.server.createUser('Mo Member');
+    const p = await logIn(env, mo.email, mo.password!);
+    await p.page.evaluate(() => (location.hash = '#organization/settings'));
+    const alert = p.page.getByRole('dialog').getByRole('alert').filter({ hasText: "Only the organization's administrators can change this." });
+    await alert.waitFor();
+    await alert.getByRole('link', { name: 'User groups' }).click();
+    await p.page.getByRole('heading', { name: 'User groups', level: 2 }).waitFor();
+    assert.equal(await p.page.evaluate(() => location.hash), '#organization/groups');
   });
 });

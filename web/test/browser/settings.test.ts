@@ -73,13 +73,13 @@ describe('settings and administration', { skip: skip ?? false }, () => {
     await menu.waitFor({ state: 'detached' });
 
     await open(bob, '#organization/settings');
-    await bob.page.getByText("You don't have permission").waitFor();
+    await bob.page.getByText("Only the organization's administrators can change this.").waitFor();
     assert.equal(await bob.page.getByRole('combobox', { name: 'Who can create public streams' }).count(), 0);
     const nav = bob.page.getByRole('navigation', { name: 'Settings sections' });
     assert.equal(await nav.getByRole('link', { name: 'Users', exact: true }).count(), 0);
     assert.equal(await nav.getByRole('link', { name: 'Invitations' }).count(), 0);
     await open(bob, '#organization/invitations');
-    await bob.page.getByText("You don't have permission").waitFor();
+    await bob.page.getByText("Only the organization's administrators can change this.").waitFor();
     assert.equal(await bob.page.getByRole('button', { name: 'Create invite link' }).count(), 0);
     // Escape goes back to the narrow underneath.
     await bob.page.keyboard.press('Escape');

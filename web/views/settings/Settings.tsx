@@ -123,7 +123,26 @@ export function Overlay({ kind, section }: { kind: 'settings' | 'organization'; 
             <h2 id="settings-page-title" tabIndex={-1} ref={headingRef}>
               {title}
             </h2>
-            {allowed && Page ? <Page /> : <p role="alert">You don't have permission to change the organization's settings.</p>}
+            {allowed && Page ? (
+              <Page />
+            ) : (
+              <p role="alert">
+                Only the organization's administrators can change this.
+                {orgSections.length > 0 && (
+                  <>
+                    {' '}
+                    Open to you:{' '}
+                    {orgSections.map(([k, label], i) => (
+                      <span key={k}>
+                        {i > 0 && ', '}
+                        <a href={`#organization/${k}`}>{label}</a>
+                      </span>
+                    ))}
+                    .
+                  </>
+                )}
+              </p>
+            )}
           </section>
         </div>
       </div>
