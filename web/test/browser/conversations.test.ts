@@ -6,19 +6,11 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { axeViolations, browserSkipReason, logIn, setUp, shotsAfterTest, twoPeople, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, shotsAfterTest, twoPeople, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# browser tests skipped: ${skip}`);
-
-async function until(what: string, fn: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('the Inbox and Recent conversations', { skip: skip ?? false }, () => {
   let env: Env;

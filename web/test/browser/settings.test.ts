@@ -6,20 +6,11 @@
 // value shows the server's message and changes nothing; axe-core finds no serious or critical violation on any section. Found by role and name only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { axeViolations, browserSkipReason, logIn, setUp, twoPeople, type Env, type Person } from './harness.ts';
+import { axeViolations, browserSkipReason, logIn, setUp, twoPeople, until, type Env, type Person } from './harness.ts';
 import type { Account } from '../../../test/helpers/server.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# browser tests skipped: ${skip}`);
-
-/** Polls a condition of the page (a live change arrives by event, a moment later). */
-async function until(what: string, check: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const PERSONAL = ['profile', 'account', 'preferences', 'notifications'];
 const ORGANIZATION = ['profile', 'settings', 'users', 'streams', 'emoji', 'linkifiers', 'profile-fields', 'groups', 'bots'];
