@@ -11,12 +11,25 @@ if (skip) console.log(`# browser tests skipped: ${skip}`);
 const DEACTIVATED = 'Your account has been deactivated. Ask an administrator of the organization to reactivate it.';
 
 /**
- * Until the person's page has a long-poll waiting on the server: the page that is open and idle
- * (a poll made after the session ended is refused before any event could say why).
+ * Until the person's page has a long-poll waiting on the server with nothing to answer it, and
+ * has had for half a second: the page that is open and idle. (A poll answered by another event
+ * just before the deactivation, such as the person's own presence on PostgreSQL with Redis, comes
+ * back after the session ended and is refused before any event could say why.)
  */
 async function pollWaiting(env: Env, userId: number): Promise<void> {
   const queues = env.server.server.app.queues!;
-  await until('the page to wait for events', async () => queues.save().some((d) => d.client.userId === userId && queues.held(d.id, userId)?.waiter != null));
+  let seen: unknown = null;
+  let since = 0;
+  await until('the page to wait quietly for events', async () => {
+    const data = queues.save().find((d) => d.client.userId === userId && queues.held(d.id, userId)?.waiter != null);
+    const waiter = data ? queues.held(data.id, userId)!.waiter : null;
+    if (!waiter || waiter !== seen || waiter.lastEventId !== data!.lastEventId) {
+      seen = waiter;
+      since = Date.now();
+      return false;
+    }
+    return Date.now() - since >= 500;
+  });
 }
 
 describe('deactivated while the page is open', { skip: skip ?? false }, () => {
