@@ -61,6 +61,8 @@ interface GroupedJob {
 }
 
 const groups = new WeakMap<AppContext, GroupedJob[]>();
+/** The flush of each app's latest group while it runs: the next group commits after it. */
+const flushes = new WeakMap<AppContext, Promise<void>>();
 
 /**
  * runAction for actions that come in bursts (sends), on SQLite: the actions called in one turn
@@ -75,6 +77,11 @@ const groups = new WeakMap<AppContext, GroupedJob[]>();
  * on disk. (A savepoint per action would keep the others' work instead, but SQLite then copies
  * every page an action touches to a statement journal: as much again as the log.) PostgreSQL,
  * whose connections run transactions side by side, runs each action on its own (runAction).
+ *
+ * A group commits once the flush of the group before it has ended. Committed during that flush,
+ * it made the earlier group's callers wait for a second one: their answers wait (route.ts) for a
+ * flush of every write made before them, and the later group's commit was one of those. At 1,000
+ * sends a second that was a third of a send's time on the server (issue 19).
  */
 export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) => Promise<T>): Promise<T> {
   if (app.db.dialect !== 'sqlite') return runAction(app, fn);
@@ -86,15 +93,18 @@ export function runGroupedAction<T>(app: AppContext, fn: (scope: ActionScope) =>
       groups.set(app, jobs);
       // After this turn's I/O callbacks: the sends whose requests arrived in the same turn join.
       setImmediate(() => {
-        const start = () => {
+        // While the group before flushes, or a checkpoint copies the whole log (Db.writesHeld),
+        // the group waits, and grows. It starts in a turn of its own: the callers of the group
+        // before, answered when its flush ended, have asked for their flush (route.ts) by then.
+        const start = (): void => {
+          const wait = flushes.get(app) ?? app.db.writesHeld();
+          if (wait) return void wait.then(later, later);
           const group = groups.get(app)!;
           groups.delete(app);
           void runGroup(app, group);
         };
-        // While a checkpoint copies the whole log (Db.writesHeld), the group waits, and grows.
-        const held = app.db.writesHeld();
-        if (held) void held.then(start);
-        else start();
+        const later = (): void => void setImmediate(start);
+        start();
       });
     }
     jobs.push(job);
@@ -143,7 +153,14 @@ async function runGroup(app: AppContext, jobs: GroupedJob[]): Promise<void> {
       }
       for (const userId of job.endedSessions) app.events.sessionsEnded(userId);
     }
-    await app.db.sync();
+    const flushed = app.db.sync();
+    // Settles with the flush, never rejecting (the group's callers get its error).
+    const ended = (): void => {
+      if (flushes.get(app) === mark) flushes.delete(app);
+    };
+    const mark = flushed.then(ended, ended);
+    flushes.set(app, mark);
+    await flushed;
   } catch (error) {
     for (const job of jobs) job.reject(error);
     return;

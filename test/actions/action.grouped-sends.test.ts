@@ -65,3 +65,46 @@ test('concurrent sends: a failing one fails alone, the others commit with their 
     byId(ids),
   );
 });
+
+test('a group commits once the flush of the group before it has ended, so each send waits for one flush', async (t) => {
+  const s = await startServer();
+  t.after(() => s.close());
+  const { app } = s.server;
+  if (app.db.dialect !== 'sqlite') return t.skip('PostgreSQL runs each send on its own');
+  await s.ok('POST', '/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Flushes' }] });
+  const db = app.db.kysely;
+  const owner = await db.selectFrom('users').selectAll().where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+  const realm = await db.selectFrom('realms').selectAll().where('id', '=', owner.realm_id).executeTakeFirstOrThrow();
+  const stream = await db.selectFrom('streams').selectAll().where('name', '=', 'Flushes').executeTakeFirstOrThrow();
+
+  // Each flush waits until the test lets it go.
+  const realSync = app.db.sync;
+  const flushes: (() => void)[] = [];
+  app.db.sync = () => new Promise<void>((resolve, reject) => flushes.push(() => void realSync().then(resolve, reject)));
+  t.after(() => (app.db.sync = realSync));
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
+  const committed: string[] = [];
+  const send = (name: string) =>
+    checkSendMessage(app, owner, realm, {
+      addressee: { type: 'stream', stream, topic: 'flushes' },
+      content: name,
+      inTransaction: async () => void committed.push(name),
+    }).then((id) => (committed.push(`${name} answered`), id));
+
+  const a = send('a');
+  while (flushes.length === 0) await turns(1);
+  const b = send('b');
+  await turns(20);
+  assert.deepEqual(committed, ['a'], 'b waits while the flush of a runs');
+  assert.equal(flushes.length, 1);
+
+  flushes.shift()!();
+  await a;
+  while (flushes.length === 0) await turns(1);
+  assert.deepEqual(committed, ['a', 'a answered', 'b'], 'b commits after a is answered');
+  flushes.shift()!();
+  await b;
+  assert.deepEqual(committed, ['a', 'a answered', 'b', 'b answered']);
+});
