@@ -161,10 +161,15 @@ export class RowMover {
    */
   movePart(): boolean {
     try {
+      // A new batch is collected before the write lock is taken: reading, decoding and sorting
+      // its rows took 5-10 ms, while every send waited for the lock (issue 19). Nothing that
+      // happens between then and the part goes unseen: the check below finds a batch that another
+      // connection moved meanwhile, and messages sent meanwhile are newer than the batch's.
+      this.#batch ??= { ...this.#inReadTransaction(() => this.#collect(ROWS_A_BATCH)), done: 0 };
       return this.#inTransaction(() => {
-        // Another connection may have moved the batch's messages since the last part (the app's
-        // before a read, a CLI command's): their pending rows are gone, and the batch is
-        // collected again.
+        // Another connection may have moved the batch's messages since it was collected or since
+        // the last part (the app's before a read, a CLI command's): their pending rows are gone,
+        // and the batch is collected again.
         if (this.#batch && this.#isPending.get(this.#batch.first) === undefined) this.#batch = null;
         this.#batch ??= { ...this.#collect(ROWS_A_BATCH), done: 0 };
         const batch = this.#batch;
@@ -218,6 +223,17 @@ export class RowMover {
     if (upTo > from) {
       this.#index.run(from, upTo);
       this.#setIndexed.run(upTo);
+    }
+  }
+
+  /** Runs `fn` in the transaction open on the connection, or in a read transaction of its own (one snapshot, no lock). */
+  #inReadTransaction<T>(fn: () => T): T {
+    if (this.#file.inTransaction) return fn();
+    this.#file.exec('begin');
+    try {
+      return fn();
+    } finally {
+      if (this.#file.inTransaction) this.#file.exec('commit');
     }
   }
 

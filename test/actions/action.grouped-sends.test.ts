@@ -82,6 +82,7 @@ test('a group commits once the flush of the group before it has ended, so each s
   const flushes: (() => void)[] = [];
   app.db.sync = () => new Promise<void>((resolve, reject) => flushes.push(() => void realSync().then(resolve, reject)));
   t.after(() => (app.db.sync = realSync));
+  const waiting = () => flushes.length;
   const turns = async (n: number) => {
     for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
   };
@@ -94,15 +95,15 @@ test('a group commits once the flush of the group before it has ended, so each s
     }).then((id) => (committed.push(`${name} answered`), id));
 
   const a = send('a');
-  while (flushes.length === 0) await turns(1);
+  while (waiting() === 0) await turns(1);
   const b = send('b');
   await turns(20);
   assert.deepEqual(committed, ['a'], 'b waits while the flush of a runs');
-  assert.equal(flushes.length, 1);
+  assert.equal(waiting(), 1);
 
   flushes.shift()!();
   await a;
-  while (flushes.length === 0) await turns(1);
+  while (waiting() === 0) await turns(1);
   assert.deepEqual(committed, ['a', 'a answered', 'b'], 'b commits after a is answered');
   flushes.shift()!();
   await b;

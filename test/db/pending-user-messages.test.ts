@@ -7,7 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import type { Kysely } from 'kysely';
-import { encodeRecipients } from '../../src/db/pending-user-messages.ts';
+import { encodeRecipients, RowMover } from '../../src/db/pending-user-messages.ts';
 import { checkSendMessage } from '../../src/actions/messages/send.ts';
 import type { Database } from '../../src/db/schema.ts';
 
@@ -202,6 +202,42 @@ test('a read between two parts of a batch moves the rest, over the rows those pa
     ids.map((id) => count.get(id)),
     [1000, 1000],
   );
+});
+
+test('a batch that another connection moved between its collection and the write lock is collected again', sqliteOnly, async (t) => {
+  const { s } = await twoPeopleStream(t);
+  const { ids, other } = await manyPending(t, s, 2, 300);
+  // The worker's part collects its batch first, then takes the lock; here, just before the lock,
+  // another connection moves everything and deletes the first message.
+  const mover = new SQLite(path.join(s.config.dataDir, 'parley.db'));
+  t.after(() => mover.close());
+  let meddled = false;
+  const meddling = new Proxy(mover, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (prop === 'exec')
+        return (sql: string) => {
+          if (sql === 'begin immediate' && !meddled) {
+            meddled = true;
+            new RowMover(other).moveAll();
+            other.prepare('delete from user_messages where message_id = ?').run(ids[0]);
+            other.prepare('delete from messages where id = ?').run(ids[0]);
+          }
+          return target.exec(sql);
+        };
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const part = new RowMover(meddling);
+  for (let i = 0; i < 100 && part.movePart(); i++);
+  assert.ok(meddled);
+  const count = other.prepare('select count(*) from user_messages where message_id = ?').pluck();
+  assert.deepEqual(
+    ids.map((id) => count.get(id)),
+    [0, 300],
+    'no rows of the deleted message come back from the batch collected before it went',
+  );
+  assert.deepEqual(pendingIds(s), []);
 });
 
 test('once it has started, a worker thread writes the timer\'s parts; a read of the app between them moves the rest', sqliteOnly, async (t) => {
