@@ -63,6 +63,8 @@ function usedLessRecently(a: EventQueue, b: EventQueue): boolean {
   return a.data.lastActivity < b.data.lastActivity;
 }
 
+const NO_QUEUES: readonly EventQueue[] = [];
+
 export class QueueManager implements EventHub {
   private readonly queues = new Map<string, EventQueue>();
   /**
@@ -205,10 +207,21 @@ export class QueueManager implements EventHub {
   /** The user's queues that asked for any of these types, each once. */
   private queuesWanting(userId: number, types: string[]): Iterable<EventQueue> {
     const byType = this.byUser.get(userId);
-    if (!byType) return [];
-    const sets = types.flatMap((t) => byType.get(t) ?? []);
-    if (sets.length <= 1) return sets[0] ?? [];
-    return new Set(sets.flatMap((set) => [...set]));
+    if (!byType) return NO_QUEUES;
+    // A loop, not flatMap: this runs for every receiver of every event.
+    let found: Set<EventQueue> | undefined;
+    let union: Set<EventQueue> | undefined;
+    for (const t of types) {
+      const set = byType.get(t);
+      if (set === undefined) continue;
+      if (found === undefined) {
+        found = set;
+        continue;
+      }
+      union ??= new Set(found);
+      for (const q of set) union.add(q);
+    }
+    return union ?? found ?? NO_QUEUES;
   }
 
   private deliver(q: EventQueue, event: BaseEvent, type: EventType | undefined, forms: Map<string, BaseEvent[]>): void {

@@ -10,7 +10,8 @@ const formText = new WeakMap<BaseEvent, string | null>();
 function textOf(form: BaseEvent): string | null {
   let text = formText.get(form);
   if (text === undefined) {
-    // `{ ...form, id }` puts `id` last unless the form has one of its own (then in its place).
+    // A queued event is a copy of its form with `id` set (EventQueue.push): `id` is last unless
+    // the form has one of its own (then in its place).
     const json = Object.hasOwn(form, 'id') ? null : JSON.stringify(form);
     text = json === null || !json.endsWith('}') ? null : json === '{}' ? '{' : json.slice(0, -1) + ',';
     formText.set(form, text);
@@ -18,7 +19,7 @@ function textOf(form: BaseEvent): string | null {
   return text;
 }
 
-/** The JSON of a queued event made as `{ ...form, id }` from `form` (if known): exactly `JSON.stringify(queued)`. */
+/** The JSON of a queued event copied from `form` (if known) with its `id` set: exactly `JSON.stringify(queued)`. */
 export function queuedJson(queued: QueuedEvent, form: BaseEvent | undefined): string {
   const text = form === undefined ? null : textOf(form);
   return text === null ? JSON.stringify(queued) : `${text}"id":${queued.id}}`;
