@@ -4,9 +4,10 @@
 // same run:
 //   - GET /users/me throughput (closed loop) and the server's CPU time per request;
 //   - POST /messages at 200/s to the 50-subscriber stream, all 50 subscribers long-polling:
-//     the send's latency (p50, p99) and send-to-delivery (p99), nothing lost;
-//   - sustained sending: the highest of a ladder of rates with delivery p99 <= 50 ms and nothing
-//     lost;
+//     the send's latency (p50, p99) and send-to-delivery (p99), nothing lost (after a warm-up of
+//     sends at 500/s);
+//   - sustained sending: the highest of a ladder of rates with delivery p99 <= 50 ms (the median
+//     of a step's runs) and nothing lost;
 //   - the memory of an idle server after a little use and 30 s quiet;
 //   - fetch (GET /messages, 100 before the newest, three narrows) and search latencies;
 //   - what each idle long-polling client costs the server.
@@ -14,7 +15,8 @@
 //
 // Env: USERS, STREAMS, MESSAGES (the organization; smaller ones build in seconds), PG_URL
 // (postgres://root@127.0.0.1:5432/test), REDIS (redis://127.0.0.1:6379), ONLY=sqlite|postgres,
-// SECONDS (a sending step, default 5), IDLE_CLIENTS (default 1000), QUIET_SECONDS (default 30).
+// SECONDS (a sending run, default 5), STEP_RUNS (runs a step, default 3), WARMUP_SECONDS (default
+// 25), IDLE_CLIENTS (default 1000), QUIET_SECONDS (default 30).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,6 +34,9 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PG_URL = process.env.PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const REDIS = process.env.REDIS ?? 'redis://127.0.0.1:6379';
 const STEP_SECONDS = Number(process.env.SECONDS ?? 5);
+/** Runs of each step of the sustained ladder: the median's delivery p99 decides. */
+const STEP_RUNS = Number(process.env.STEP_RUNS ?? 3);
+const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 25);
 const IDLE_CLIENTS = Number(process.env.IDLE_CLIENTS ?? 1000);
 const QUIET_SECONDS = Number(process.env.QUIET_SECONDS ?? 30);
 const LADDER = [300, 500, 750, 1000, 1250, 1500, 2000];
@@ -431,7 +436,12 @@ async function measure(name: string, org: Organization, start: () => Promise<Dep
   c.close();
   const sender = subscribers[0]!;
   log(`${name}: POST /messages at 200/s to ${subscribers.length} long-polling subscribers`);
-  await sendRun(d, org.fifty.id, sender, subscribers, 200, 2, 'w'); // warm-up
+  // Warm-up, past what a server in service has long passed: on SQLite the log file grows to its
+  // working size (64 MB: some 6,000 sends here) and is then copied whole into the database
+  // file once. Flushes that extended the file took up to 150 ms here, and that first whole copy
+  // held writes for up to 200 ms (checkpoint.ts); a shorter warm-up left them in the figures.
+  log(`${name}: warm-up, ${WARMUP_SECONDS} s at 500/s`);
+  await sendRun(d, org.fifty.id, sender, subscribers, 500, WARMUP_SECONDS, 'w');
   const at200 = await sendRun(d, org.fifty.id, sender, subscribers, 200, 10, 'a');
   const bareSend = await bareSends(bare, 5);
   rows.push({ figure: `POST /messages at 200/s, ${subscribers.length} pollers: p50`, goal: '<= 2 ms', value: fmt(at200.sendP50), bare: fmt(bareSend.p50), ok: at200.sendP50 <= 2 });
@@ -443,9 +453,20 @@ async function measure(name: string, org: Organization, start: () => Promise<Dep
   let best: SendRun | null = null;
   let failed: SendRun | null = null;
   for (const rate of LADDER) {
-    log(`${name}: sustained sending at ${rate}/s`);
-    const r = await sendRun(d, org.fifty.id, sender, subscribers, rate, STEP_SECONDS, `s${rate}`);
-    log(`  achieved ${r.achieved.toFixed(0)}/s, send p99 ${fmt(r.sendP99)}, delivery p99 ${fmt(r.deliveryP99)}, lost ${r.lost}`);
+    log(`${name}: sustained sending at ${rate}/s, ${STEP_RUNS} runs`);
+    // The run with the median delivery p99 of the step's runs: one run's p99 moved by half
+    // between runs here (a stall of the machine).
+    const runs: SendRun[] = [];
+    for (let i = 0; i < STEP_RUNS; i++) {
+      const x = await sendRun(d, org.fifty.id, sender, subscribers, rate, STEP_SECONDS, `s${rate}r${i}`);
+      log(`  achieved ${x.achieved.toFixed(0)}/s, send p99 ${fmt(x.sendP99)}, delivery p99 ${fmt(x.deliveryP99)}, lost ${x.lost}`);
+      runs.push(x);
+    }
+    runs.sort((a, b) => a.deliveryP99 - b.deliveryP99);
+    const r = runs[Math.floor(runs.length / 2)]!;
+    r.lost = runs.reduce((n, x) => n + x.lost, 0);
+    r.failedSends = runs.reduce((n, x) => n + x.failedSends, 0);
+    r.achieved = Math.min(...runs.map((x) => x.achieved));
     if (r.deliveryP99 <= 50 && r.lost === 0 && r.failedSends === 0 && r.achieved >= rate * 0.95) best = r;
     else {
       failed = r;
