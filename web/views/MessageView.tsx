@@ -219,12 +219,24 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
     if (seen.length) client.markRead(seen);
   }
 
+  /**
+   * Whether the list follows new messages: its end is in the window and scrolled to. Updated on
+   * the person's scrolls (the scroll event) and at once after the list's own (a selection scrolled
+   * into view): that scroll's event comes only at the next frame, and a render before it (a key
+   * repeat, a new message, a read-flags event) would take the stale "at the bottom" and scroll back
+   * down, leaving the selected message out of sight.
+   */
+  function updateStick(el: HTMLElement) {
+    const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+    stick.current = below < 40 && win.current.last === null && list.foundNewest;
+  }
+
   const busy = useRef(false);
   async function onScroll() {
     const el = scroller.current;
     if (!el) return;
     const below = el.scrollHeight - el.scrollTop - el.clientHeight;
-    stick.current = below < 40 && win.current.last === null && list.foundNewest;
+    updateStick(el);
     markVisibleRead();
     if (busy.current) return;
     if (el.scrollTop < EDGE_PX) {
@@ -274,6 +286,7 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
     if (scrollToSel.current) {
       scrollToSel.current = false;
       el.querySelector<HTMLElement>(`article[data-id="${selectedId.peek()}"]`)?.scrollIntoView({ block: 'center' });
+      updateStick(el);
     } else if (initialScroll.current && ids.length) {
       initialScroll.current = false;
       const anchor = list.anchor ?? Infinity;
@@ -315,7 +328,11 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
       rerender();
       return;
     }
-    scroller.current?.querySelector<HTMLElement>(`article[data-id="${sel}"]`)?.scrollIntoView({ block: 'nearest' });
+    const el = scroller.current;
+    const row = el?.querySelector<HTMLElement>(`article[data-id="${sel}"]`);
+    if (!el || !row) return;
+    row.scrollIntoView({ block: 'nearest' });
+    updateStick(el);
   }, [sel]);
 
   // A message holding the focus (after its edit) hands it to the next one selected, so the focus
