@@ -1,7 +1,7 @@
 // One client's event queue: its options, the events it has not acknowledged, and at most one
 // waiting long-poll.
 import type { ClientOptions } from './event-type.ts';
-import { queuedJson } from './serialized.ts';
+import { queuedJson, queuedJsonBytes } from './serialized.ts';
 import type { BaseEvent, QueuedEvent } from './types.ts';
 
 /** What a queue saves across a restart. */
@@ -199,6 +199,16 @@ export class EventQueue {
       out += (i === 0 ? '' : ',') + queuedJson(e, this.#forms[e.id - this.#formsFrom]);
     }
     return out + ']';
+  }
+
+  /** `head`, eventsJson's text of these events and `tail`, as UTF-8 bytes (each shared form's made once). */
+  eventsBytes(events: readonly QueuedEvent[], head: string, tail: string): Buffer {
+    return queuedJsonBytes(
+      events,
+      events.map((e) => this.#forms[e.id - this.#formsFrom]),
+      head,
+      tail,
+    );
   }
 
   /** Answers the waiting poll if there is something for it. */

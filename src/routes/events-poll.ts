@@ -71,9 +71,9 @@ function pollParams(query: string): PollParams | null {
   return queueId === undefined ? null : { queueId, lastEventId, dontBlock: dontBlock ?? false };
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
   headers['content-type'] = 'application/json; charset=utf-8';
-  headers['content-length'] = String(Buffer.byteLength(body));
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -121,7 +121,7 @@ class Poll implements Waiter {
     try {
       if (failure === null && events !== null) {
         headers['cache-control'] = 'no-store';
-        return send(res, 200, headers, `{"result":"success","msg":"","events":${this.queue.eventsJson(events)},"queue_id":${JSON.stringify(this.queue.id)}}`);
+        return send(res, 200, headers, this.queue.eventsBytes(events, '{"result":"success","msg":"","events":', `,"queue_id":${JSON.stringify(this.queue.id)}}`));
       }
       const e = errorAnswer(failure!, true, this.app.log, this.req.url ?? '', 'GET');
       send(res, e.status, Object.assign(headers, e.headers), JSON.stringify(e.body));

@@ -116,7 +116,7 @@ test('a published event is serialized once per client form, and each queue gets 
   // A part of the message every form shares: counts how often a form is serialized.
   const reactions = Object.assign([], { toJSON: () => (serialized++, []) });
   const message = {
-    id: 5, type: 'private', content: '<p>hi</p>', content_type: 'text/html', avatar_url: 'https://a.example/x.png',
+    id: 5, type: 'private', content: '<p>hi — ✓ 😀</p>', content_type: 'text/html', avatar_url: 'https://a.example/x.png',
     display_recipient: [{ id: 1 }], sender_id: 1, subject: '', reactions,
   };
   manager.publish({
@@ -134,8 +134,15 @@ test('a published event is serialized once per client form, and each queue gets 
   assert.notEqual(texts[2], texts[0]);
   assert.notEqual(texts[3], texts[0]);
   assert.deepEqual(JSON.parse(texts[0]!)[1], { type: 'custom_thing', id: 1, value: 'v' });
+  // The long-poll's answer as bytes (UTF-8 copied from each form's, made once): the same JSON.
+  for (const [i, q] of queues.entries()) {
+    const bytes = q.eventsBytes(q.newerThan(-1), '{"events":', ',"queue_id":"é"}');
+    assert.equal(bytes.toString('utf8'), `{"events":${texts[i]},"queue_id":"é"}`);
+    assert.equal(q.eventsBytes([], '<', '>').toString(), '<[]>');
+  }
   // Answering again (a poll that did not acknowledge) serializes nothing again.
   queues.map((q) => q.eventsJson(q.newerThan(-1)));
+  queues.map((q) => q.eventsBytes(q.newerThan(-1), '', ''));
   assert.equal(serialized, 3);
 });
 
