@@ -234,9 +234,11 @@ export class MessageStore {
   }
 
   applyFlags(op: 'add' | 'remove', flag: string, ids: number[]): void {
+    let changed = false;
     for (const id of ids) {
       const has = this.byId.get(id)?.flags.includes(flag);
       if (has === undefined || has === (op === 'add')) continue;
+      changed = true;
       this.edit(id, (m) => {
         m.flags = op === 'add' ? [...m.flags, flag] : m.flags.filter((f) => f !== flag);
       });
@@ -249,7 +251,10 @@ export class MessageStore {
         else for (const id of ids) if (this.byId.has(id)) l.insertIfInRange(id);
       }
     }
-    this.version.value++;
+    // Only a change re-renders the lists: the echo of the read marks this client just set (it
+    // set them here first) would otherwise redraw every list once more, and could land between
+    // a list's own scroll and its scroll event (MessageView's `stick`).
+    if (changed || flag === 'starred') this.version.value++;
   }
 
   applyReaction(op: 'add' | 'remove', messageId: number, r: Reaction): void {

@@ -142,6 +142,18 @@ test('update_message_flags: read removes unreads, unread with details brings the
   assert.deepEqual(starredList.ids, []);
 });
 
+test('update_message_flags that change no message leave the lists as they are (no redraw)', () => {
+  const s = loaded();
+  s.addFetched([streamMessage(100), streamMessage(101, { flags: ['read'] })]);
+  const before = s.messages.version.value;
+  // The echo of read marks already applied here, and marks for messages not loaded.
+  s.apply([{ type: 'update_message_flags', op: 'add', flag: 'read', messages: [101, 999], all: false }]);
+  assert.equal(s.messages.version.value, before);
+  s.apply([{ type: 'update_message_flags', op: 'add', flag: 'read', messages: [100], all: false }]);
+  assert.equal(s.messages.version.value, before + 1);
+  assert.ok(s.messages.byId.get(100)!.flags.includes('read'));
+});
+
 test('a fetched message the snapshot did not list as unread (old unreads) becomes unread', () => {
   const s = loaded();
   s.addFetched([streamMessage(5)]);
