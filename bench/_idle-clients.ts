@@ -7,15 +7,17 @@
 // and answers `{ kind: 'released' }`. Run by those benches, not directly.
 import { apiClient } from './_client.ts';
 
+let base = '';
 let polls: ReturnType<typeof apiClient> | null = null;
-const held: { base: string; who: string; queue: string }[] = [];
+const held: { who: string; queue: string }[] = [];
 
-async function hold(base: string, users: string[], count: number): Promise<void> {
+async function hold(at: string, users: string[], count: number): Promise<void> {
+  base = at;
   polls = apiClient(base);
   for (let i = 0; i < count; i++) {
     const who = users[i % users.length]!;
     const reg = await polls.call('POST', '/register', who, { event_types: ['realm_user'], fetch_event_types: [] });
-    held.push({ base, who, queue: String(reg.body.queue_id) });
+    held.push({ who, queue: String(reg.body.queue_id) });
     // Held open until released or this process is killed; the answer, if any, is not wanted.
     polls.call('GET', '/events', who, { queue_id: reg.body.queue_id, last_event_id: -1 }).catch(() => undefined);
   }
@@ -25,7 +27,7 @@ async function hold(base: string, users: string[], count: number): Promise<void>
 async function release(): Promise<void> {
   // The waiting polls end with their sockets; then the queues go.
   polls?.agent.destroy();
-  const { call, agent } = apiClient(held[0]?.base ?? 'http://127.0.0.1');
+  const { call, agent } = apiClient(base);
   for (const q of held) await call('DELETE', '/events', q.who, { queue_id: q.queue });
   agent.destroy();
   process.send!({ kind: 'released' });
