@@ -220,23 +220,37 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
   }
 
   /**
-   * Whether the list follows new messages: its end is in the window and scrolled to. Updated on
-   * the person's scrolls (the scroll event) and at once after the list's own (a selection scrolled
-   * into view): that scroll's event comes only at the next frame, and a render before it (a key
-   * repeat, a new message, a read-flags event) would take the stale "at the bottom" and scroll back
-   * down, leaving the selected message out of sight.
+   * Whether the list follows new messages: its end is in the window and scrolled to; returns how
+   * far below the view the end is. Updated on the person's scrolls (the scroll event) and at once
+   * after the list's own (a selection scrolled into view): that scroll's event comes only at the
+   * next frame, and a render before it (a key repeat, a new message, a read-flags event) would
+   * take the stale "at the bottom" and scroll back down, leaving the selected message out of sight.
    */
-  function updateStick(el: HTMLElement) {
+  function updateStick(el: HTMLElement): number {
     const below = el.scrollHeight - el.scrollTop - el.clientHeight;
     stick.current = below < 40 && win.current.last === null && list.foundNewest;
+    return below;
+  }
+
+  /**
+   * Whether scrolling to the end would take the top of the selected message out of sight (under
+   * the sticky recipient bar): the list then stays where it is. Within 40 px of the end counts
+   * as at the end, so a selection just scrolled into view there (the arrow keys going up, a new
+   * message coming meanwhile) was pulled back under the bar by the next render.
+   */
+  function bottomHidesSelection(el: HTMLElement): boolean {
+    const row = el.querySelector<HTMLElement>(`article[data-id="${selectedId.peek()}"]`);
+    if (!row) return false;
+    const bottom = el.scrollHeight - el.clientHeight;
+    const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - bottom;
+    return top < parseFloat(getComputedStyle(el).scrollPaddingTop || '0');
   }
 
   const busy = useRef(false);
   async function onScroll() {
     const el = scroller.current;
     if (!el) return;
-    const below = el.scrollHeight - el.scrollTop - el.clientHeight;
-    updateStick(el);
+    const below = updateStick(el);
     markVisibleRead();
     if (busy.current) return;
     if (el.scrollTop < EDGE_PX) {
@@ -304,7 +318,7 @@ function ListBody({ list, search, conversation }: { list: MessageList; search: b
       keep.current = null;
       const a = el.querySelector<HTMLElement>(`article[data-id="${k.id}"]`);
       if (a) el.scrollTop += a.getBoundingClientRect().top - el.getBoundingClientRect().top - k.offset;
-    } else if (stick.current) {
+    } else if (stick.current && !bottomHidesSelection(el)) {
       if (end - start > MAX_ROWS) {
         win.current.first = ids[end - MAX_ROWS] ?? null;
         rerender();
